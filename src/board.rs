@@ -1,0 +1,239 @@
+//! Placements, solutions, whole-board turns and independent verification.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
+
+/// A tile id and its rotation (counterclockwise quarter turns, 0..=3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(into = "(i64, u8)", from = "(i64, u8)")]
+pub struct Placement {
+    pub tile: i64,
+    pub rotation: u8,
+}
+
+impl From<Placement> for (i64, u8) {
+    fn from(p: Placement) -> Self {
+        (p.tile, p.rotation)
+    }
+}
+
+impl From<(i64, u8)> for Placement {
+    fn from((tile, rotation): (i64, u8)) -> Self {
+        Placement { tile, rotation }
+    }
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[t={},r={}]", self.tile, self.rotation)
+    }
+}
+
+/// A full board: `n * n` placements in row-major order.
+///
+/// Ordering is the row-major lexicographic order of `(tile, rotation)`, the
+/// order the canonical form is defined by.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Solution {
+    cells: Vec<Placement>,
+}
+
+/// Why an assignment is not a solution of a puzzle. Positions are 1-based.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum VerifyError {
+    #[error("{found} cells for a {n}x{n} board")]
+    WrongSize { n: usize, found: usize },
+    #[error("cell ({i}, {j}) holds tile {tile}, which the puzzle does not have")]
+    UnknownTile { i: usize, j: usize, tile: i64 },
+    #[error("cell ({i}, {j}) has rotation {rotation}: must be 0..3")]
+    BadRotation { i: usize, j: usize, rotation: u8 },
+    #[error("tile {tile} is used more than once")]
+    Reused { tile: i64 },
+    #[error("right edge of ({i}, {j}) does not fit left edge of ({i}, {j1})", j1 = j + 1)]
+    Horizontal { i: usize, j: usize },
+    #[error("bottom edge of ({i}, {j}) does not fit top edge of ({i1}, {j})", i1 = i + 1)]
+    Vertical { i: usize, j: usize },
+}
+
+impl Solution {
+    /// A board from row-major placements; the length must be a square.
+    pub fn new(cells: Vec<Placement>) -> Solution {
+        debug_assert_eq!(cells.len().isqrt().pow(2), cells.len());
+        Solution { cells }
+    }
+
+    pub fn n(&self) -> usize {
+        self.cells.len().isqrt()
+    }
+
+    pub fn cells(&self) -> &[Placement] {
+        &self.cells
+    }
+
+    /// Placement at 0-based row `i`, column `j`.
+    pub fn at(&self, i: usize, j: usize) -> Placement {
+        self.cells[i * self.n() + j]
+    }
+
+    /// The board turned a quarter turn counterclockwise: the tile at (i, j)
+    /// goes to (n+1-j, i) (1-based) and its rotation grows by one.
+    pub fn turn(&self) -> Solution {
+        let n = self.n();
+        let mut cells = self.cells.clone();
+        for i in 0..n {
+            for j in 0..n {
+                let p = self.cells[i * n + j];
+                cells[(n - 1 - j) * n + i] = Placement {
+                    tile: p.tile,
+                    rotation: (p.rotation + 1) % 4,
+                };
+            }
+        }
+        Solution { cells }
+    }
+
+    /// The four turns of this board: 0, 1, 2 and 3 quarter turns.
+    pub fn turns(&self) -> [Solution; 4] {
+        let t1 = self.turn();
+        let t2 = t1.turn();
+        let t3 = t2.turn();
+        [self.clone(), t1, t2, t3]
+    }
+
+    /// Check the board against the puzzle, independently of any solver:
+    /// every tile exactly once, every adjacent pair fits.
+    pub fn verify(&self, puzzle: &Puzzle) -> Result<(), VerifyError> {
+        let n = puzzle.n;
+        if self.cells.len() != n * n {
+            return Err(VerifyError::WrongSize {
+                n,
+                found: self.cells.len(),
+            });
+        }
+        let mut used = vec![false; puzzle.len()];
+        for (k, p) in self.cells.iter().enumerate() {
+            let (i, j) = (k / n + 1, k % n + 1);
+            let idx = puzzle.index_of(p.tile).ok_or(VerifyError::UnknownTile {
+                i,
+                j,
+                tile: p.tile,
+            })?;
+            if p.rotation > 3 {
+                return Err(VerifyError::BadRotation {
+                    i,
+                    j,
+                    rotation: p.rotation,
+                });
+            }
+            if std::mem::replace(&mut used[idx], true) {
+                return Err(VerifyError::Reused { tile: p.tile });
+            }
+        }
+        let edge = |i: usize, j: usize, e: usize| {
+            let p = self.cells[i * n + j];
+            puzzle.tile(p.tile).expect("checked above").edge(p.rotation, e)
+        };
+        for i in 0..n {
+            for j in 0..n {
+                if j + 1 < n && !edge(i, j, RIGHT).fits(edge(i, j + 1, LEFT)) {
+                    return Err(VerifyError::Horizontal { i: i + 1, j: j + 1 });
+                }
+                if i + 1 < n && !edge(i, j, BOTTOM).fits(edge(i + 1, j, TOP)) {
+                    return Err(VerifyError::Vertical { i: i + 1, j: j + 1 });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The seed text format: one line per row, `[t=1,r=1] [t=9,r=3] ...`.
+    pub fn to_seed_text(&self) -> String {
+        let n = self.n();
+        let mut out = String::new();
+        for row in self.cells.chunks(n.max(1)) {
+            let line: Vec<String> = row.iter().map(|p| p.to_string()).collect();
+            out.push_str(&line.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The placements that may go into cell `prefix.len()` (row-major) given the
+/// placements already in the cells before it: an unused tile, in a rotation
+/// whose edges fit the left and top neighbours. Used to split an enumeration
+/// into independent subproblems.
+pub fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement> {
+    let n = puzzle.n;
+    let k = prefix.len();
+    if k >= n * n {
+        return Vec::new();
+    }
+    let (i, j) = (k / n, k % n);
+    let edge_of = |p: &Placement, e| puzzle.tile(p.tile).map(|t| t.edge(p.rotation, e));
+    let left = (j > 0).then(|| edge_of(&prefix[k - 1], RIGHT)).flatten();
+    let top = (i > 0).then(|| edge_of(&prefix[k - n], BOTTOM)).flatten();
+    let mut out = Vec::new();
+    for tile in &puzzle.tiles {
+        if prefix.iter().any(|p| p.tile == tile.id) {
+            continue;
+        }
+        for r in 0..4u8 {
+            let fits_left = left.is_none_or(|l| l.fits(tile.edge(r, LEFT)));
+            let fits_top = top.is_none_or(|t| t.fits(tile.edge(r, TOP)));
+            if fits_left && fits_top {
+                out.push(Placement {
+                    tile: tile.id,
+                    rotation: r,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Parse the seed text format back into a board (used by tests and `render`).
+pub fn parse_seed_text(text: &str) -> Option<Solution> {
+    let mut cells = Vec::new();
+    for tok in text.split_whitespace() {
+        let inner = tok.strip_prefix("[t=")?.strip_suffix(']')?;
+        let (t, r) = inner.split_once(",r=")?;
+        cells.push(Placement {
+            tile: t.parse().ok()?,
+            rotation: r.parse().ok()?,
+        });
+    }
+    let n = cells.len().isqrt();
+    (n * n == cells.len() && !cells.is_empty()).then(|| Solution::new(cells))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(v: &[(i64, u8)]) -> Solution {
+        Solution::new(v.iter().map(|&p| p.into()).collect())
+    }
+
+    #[test]
+    fn turn_moves_cells_counterclockwise() {
+        // 1 2      2 4
+        // 3 4  ->  1 3   (top-right goes to top-left), rotations + 1
+        let s = board(&[(1, 0), (2, 0), (3, 0), (4, 3)]);
+        assert_eq!(s.turn(), board(&[(2, 1), (4, 0), (1, 1), (3, 1)]));
+        assert_eq!(s.turns()[3].turn(), s);
+    }
+
+    #[test]
+    fn seed_text_round_trips() {
+        let s = board(&[(1, 1), (9, 3), (7, 2), (4, 2), (5, 3), (3, 2), (8, 0), (6, 3), (2, 2)]);
+        let text = s.to_seed_text();
+        assert_eq!(text.lines().next(), Some("[t=1,r=1] [t=9,r=3] [t=7,r=2]"));
+        assert_eq!(parse_seed_text(&text), Some(s));
+    }
+}

@@ -1,0 +1,192 @@
+//! Command-line options (typed, clap derive) and the commands behind them.
+//! `main.rs` only parses, installs the Ctrl-C handler and maps errors to
+//! exit codes.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use thiserror::Error;
+
+use crate::cpsat::{self, CpSat, RuntimeError};
+use crate::puzzle::{Puzzle, PuzzleError};
+use crate::render::{self, Report};
+use crate::solve::{self, Collector, Outcome, SolveError, SolveOptions, Split, StopToken};
+
+/// Exit codes (documented in README.md).
+pub mod exit {
+    /// Solved, or proven to have no solution.
+    pub const OK: u8 = 0;
+    /// Stopped by a limit or an interrupt: the output is incomplete.
+    pub const INCOMPLETE: u8 = 1;
+    /// Bad usage or bad input (clap also exits 2 on usage errors).
+    pub const INPUT: u8 = 2;
+    /// The solver runtime is missing or failed, or rejected the model.
+    pub const SOLVER: u8 = 3;
+    /// Interrupted twice: stopped at once.
+    pub const INTERRUPTED: u8 = 130;
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "scramble",
+    version,
+    about = "Solve and study edge-matching puzzles such as Scramble Squares"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Enumerate every solution of a puzzle with OR-Tools CP-SAT.
+    Solve(SolveArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
+    pub puzzle: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print every raw solution, not only one per class.
+    #[arg(long)]
+    pub all: bool,
+    /// Stop after this many seconds and report what was found.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Subproblems solved in parallel (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// How to cut the enumeration into subproblems: auto, none, or the
+    /// number of cells fixed up front.
+    #[arg(long, value_name = "auto|none|K", default_value = "auto")]
+    pub split: Split,
+    /// Write the CP model (protobuf text format) to FILE before solving.
+    #[arg(long, value_name = "FILE")]
+    pub dump_model: Option<PathBuf>,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found {s:?}"))?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!("must be a positive number of seconds, found {s}"));
+    }
+    Duration::try_from_secs_f64(v).map_err(|e| e.to_string())
+}
+
+/// Errors of the commands, each with its exit code.
+#[derive(Debug, Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    #[error("{path}: {message}")]
+    Output { path: PathBuf, message: String },
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Puzzle(_) | CliError::Output { .. } => exit::INPUT,
+            CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
+        }
+    }
+}
+
+/// Run a parsed command; returns the exit code.
+pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
+    match cli.command {
+        Command::Solve(args) => solve_command(&args, stop),
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let puzzle = Puzzle::load(&args.puzzle)?;
+    if let Some(path) = &args.dump_model {
+        write_file(path, cpsat::model_text(&puzzle).as_bytes())?;
+    }
+    let solver = CpSat::new()?;
+    let options = SolveOptions {
+        time_limit: args.time_limit,
+        threads: args.threads.map(|t| t as usize).unwrap_or_else(default_threads),
+        split: args.split,
+        stop,
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let collector = Collector::new(&puzzle).with_progress(move |p, found| {
+        if show_progress {
+            eprint!(
+                "\r{} subproblems done, {} pending, {} solutions   ",
+                p.subproblems_done, p.subproblems_pending, found
+            );
+        }
+    });
+    let result = solve::run_with(&solver, &puzzle, &options, collector);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    let result = result?;
+    let path = args.puzzle.display().to_string();
+    let report = Report {
+        path: &path,
+        puzzle: &puzzle,
+        symmetry: "none",
+        equivalence: "rotation",
+        result: &result,
+        all: args.all,
+    };
+    let text = match args.format {
+        Format::Text => render::text::render(&report),
+        Format::Json => render::json::render(&report),
+    };
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error worth a message.
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    Ok(match &result.outcome {
+        Outcome::Complete | Outcome::Infeasible => exit::OK,
+        Outcome::Incomplete(_) => exit::INCOMPLETE,
+        Outcome::Invalid(_) => exit::SOLVER,
+    })
+}
+
+/// Write a file the user named: to a temporary name beside it, then rename,
+/// so a failure never leaves a half-written file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let err = |message: String| CliError::Output {
+        path: path.to_path_buf(),
+        message,
+    };
+    if path.is_dir() {
+        return Err(err("is a directory".into()));
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| err("not a file name".into()))?;
+    let tmp = path.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| err(format!("cannot write: {e}")))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(format!("cannot write: {e}"))
+    })
+}

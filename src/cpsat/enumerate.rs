@@ -1,0 +1,349 @@
+//! Enumerating every solution with CP-SAT through independent subproblems.
+//!
+//! The C API has no solution callback: a solve returns its solutions in the
+//! response's solution pool, and one solve with a pool big enough for
+//! everything is quadratic in the number of solutions. So the enumeration is
+//! cut into subproblems that fix the first cells (row-major) to every
+//! placement consistent with the edges, each solved on its own with its own
+//! pool, on `threads` workers. A subproblem whose pool fills up, or that runs
+//! past its time slice, is split again one cell deeper. Every finished
+//! subproblem's solutions go to the solution callback at once, so progress,
+//! Ctrl-C and time limits act between subproblems.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use crate::board::{Placement, extensions};
+use crate::model::Model;
+use crate::puzzle::Puzzle;
+use crate::solve::{
+    Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats,
+    Split, StopReason,
+};
+
+use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
+use super::runtime::{Runtime, Stopper};
+
+/// Solutions kept per subproblem before it is split.
+pub const DEFAULT_POOL: usize = 1024;
+/// The pool of a single unsplit solve (`--split none`).
+pub const UNSPLIT_POOL: usize = 1 << 20;
+/// Time slice of a depth-1 subproblem before it is split; doubles per level.
+const BASE_SLICE: Duration = Duration::from_secs(2);
+/// How often the coordinator looks at the stop token and the deadline.
+const POLL: Duration = Duration::from_millis(20);
+
+struct Job {
+    prefix: Vec<Placement>,
+    /// Whether this job may be split further (false for `--split none`).
+    adaptive: bool,
+}
+
+enum Ended {
+    /// Searched to the end.
+    Complete,
+    /// Stopped by its time limit (slice or global) or an interrupt.
+    Stopped,
+    Invalid(String),
+    /// Not started: the enumeration was stopping.
+    Skipped,
+}
+
+struct JobResult {
+    job: Job,
+    ended: Ended,
+    solutions: Vec<Vec<i64>>,
+    /// The slice (not the global limit) was what stopped it.
+    slice_expired: bool,
+    branches: u64,
+    conflicts: u64,
+    wall_time: f64,
+}
+
+struct Shared<'a> {
+    rt: &'static Runtime,
+    base: &'a CpModelProto,
+    model: &'a Model,
+    pool: usize,
+    stopping: AtomicBool,
+    /// The running solves, per worker, so the coordinator can stop them.
+    running: Mutex<Vec<Option<Stopper>>>,
+    deadline: Option<Instant>,
+}
+
+pub fn enumerate(
+    rt: &'static Runtime,
+    pool: usize,
+    puzzle: &Puzzle,
+    model: &Model,
+    options: &SolveOptions,
+    callback: &mut dyn SolutionCallback,
+) -> Result<SolverRun, SolveError> {
+    let base = super::to_proto(model, &puzzle.name);
+    let threads = options.threads.max(1);
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let (initial_depth, adaptive, pool) = match options.split {
+        Split::Auto => (1, true, pool),
+        Split::Depth(k) => (k.min(puzzle.len()), true, pool),
+        Split::None => (0, false, UNSPLIT_POOL),
+    };
+    let mut queue: VecDeque<Job> = prefixes(puzzle, initial_depth)
+        .into_iter()
+        .map(|prefix| Job { prefix, adaptive })
+        .collect();
+    let shared = Shared {
+        rt,
+        base: &base,
+        model,
+        pool,
+        stopping: AtomicBool::new(false),
+        running: Mutex::new(vec![None; threads]),
+        deadline,
+    };
+    let mut stats = SolverStats {
+        branches: Some(0),
+        conflicts: Some(0),
+        wall_time_s: Some(0.0),
+        subproblems: Some(0),
+        subproblems_split: Some(0),
+        max_split_depth: Some(initial_depth),
+        workers: Some(threads),
+    };
+    let mut stop_reason: Option<StopReason> = None;
+    let mut incomplete = false;
+    let mut invalid: Option<String> = None;
+    let mut progress = Progress {
+        subproblems_pending: queue.len() as u64,
+        ..Progress::default()
+    };
+
+    std::thread::scope(|scope| {
+        let (job_tx, job_rx) = mpsc::channel::<Job>();
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (res_tx, res_rx) = mpsc::channel::<JobResult>();
+        for w in 0..threads {
+            let job_rx = Arc::clone(&job_rx);
+            let res_tx = res_tx.clone();
+            let shared = &shared;
+            scope.spawn(move || {
+                loop {
+                    let job = match job_rx.lock().unwrap().recv() {
+                        Ok(job) => job,
+                        Err(_) => break,
+                    };
+                    if res_tx.send(shared.solve(w, job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(res_tx);
+        let mut in_flight = 0usize;
+        loop {
+            if stop_reason.is_none() {
+                if options.stop.is_stopped() {
+                    stop_reason = Some(StopReason::Interrupted);
+                } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop_reason = Some(StopReason::TimeLimit);
+                }
+                if stop_reason.is_some() {
+                    shared.stop_all();
+                }
+            }
+            if stop_reason.is_none() {
+                while in_flight < threads {
+                    let Some(job) = queue.pop_front() else { break };
+                    job_tx.send(job).expect("workers alive");
+                    in_flight += 1;
+                }
+            }
+            if in_flight == 0 {
+                break;
+            }
+            let r = match res_rx.recv_timeout(POLL) {
+                Ok(r) => r,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            in_flight -= 1;
+            *stats.branches.as_mut().unwrap() += r.branches;
+            *stats.conflicts.as_mut().unwrap() += r.conflicts;
+            *stats.wall_time_s.as_mut().unwrap() += r.wall_time;
+            if !matches!(r.ended, Ended::Skipped) {
+                *stats.subproblems.as_mut().unwrap() += 1;
+            }
+            let full = r.solutions.len() >= shared.pool;
+            let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
+            let split = can_split
+                && stop_reason.is_none()
+                && match r.ended {
+                    Ended::Complete => full,
+                    Ended::Stopped => r.slice_expired,
+                    _ => false,
+                };
+            if split {
+                *stats.subproblems_split.as_mut().unwrap() += 1;
+                let depth = r.job.prefix.len() + 1;
+                let m = stats.max_split_depth.as_mut().unwrap();
+                *m = (*m).max(depth);
+                for p in extensions(puzzle, &r.job.prefix).into_iter().rev() {
+                    let mut prefix = r.job.prefix.clone();
+                    prefix.push(p);
+                    queue.push_front(Job {
+                        prefix,
+                        adaptive: true,
+                    });
+                }
+            } else {
+                match r.ended {
+                    Ended::Complete if full => {
+                        // Only with --split none: the pool may have lost solutions.
+                        incomplete = true;
+                        stop_reason.get_or_insert(StopReason::PoolFull);
+                    }
+                    Ended::Complete => {}
+                    Ended::Stopped | Ended::Skipped => incomplete = true,
+                    Ended::Invalid(ref m) => {
+                        invalid.get_or_insert_with(|| m.clone());
+                        stop_reason.get_or_insert(StopReason::Interrupted);
+                        shared.stop_all();
+                    }
+                }
+                for values in &r.solutions {
+                    if let Some(cells) = model.decode(values) {
+                        callback.on_solution(&cells);
+                    }
+                }
+                progress.subproblems_done += 1;
+                progress.solutions += r.solutions.len() as u64;
+            }
+            progress.subproblems_pending = (queue.len() + in_flight) as u64;
+            callback.on_progress(&progress);
+        }
+        drop(job_tx);
+    });
+
+    if !queue.is_empty() {
+        incomplete = true;
+    }
+    let status = if let Some(m) = invalid {
+        RunStatus::Invalid(m)
+    } else if incomplete {
+        RunStatus::Stopped(stop_reason.unwrap_or(StopReason::Interrupted))
+    } else {
+        RunStatus::Complete
+    };
+    Ok(SolverRun { status, stats })
+}
+
+/// Every consistent assignment of the first `depth` cells (row-major).
+fn prefixes(puzzle: &Puzzle, depth: usize) -> Vec<Vec<Placement>> {
+    let mut level = vec![Vec::new()];
+    for _ in 0..depth {
+        level = level
+            .into_iter()
+            .flat_map(|prefix: Vec<Placement>| {
+                extensions(puzzle, &prefix).into_iter().map(move |p| {
+                    let mut next = prefix.clone();
+                    next.push(p);
+                    next
+                })
+            })
+            .collect();
+    }
+    level
+}
+
+impl Shared<'_> {
+    /// Ask every running solve to stop and keep new ones from starting.
+    fn stop_all(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        for s in self.running.lock().unwrap().iter().flatten() {
+            s.stop();
+        }
+    }
+
+    /// Solve one subproblem on worker `w`.
+    fn solve(&self, w: usize, job: Job) -> JobResult {
+        let skipped = |job| JobResult {
+            job,
+            ended: Ended::Skipped,
+            solutions: vec![],
+            slice_expired: false,
+            branches: 0,
+            conflicts: 0,
+            wall_time: 0.0,
+        };
+        let remaining = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        let slice = job
+            .adaptive
+            .then(|| BASE_SLICE * 2u32.saturating_pow(job.prefix.len().saturating_sub(1) as u32));
+        let limit = match (remaining, slice) {
+            (Some(r), Some(s)) => Some(r.min(s)),
+            (r, s) => r.or(s),
+        };
+        let slice_binds = slice.is_some() && (remaining.is_none() || slice < remaining);
+        let mut m = self.base.clone();
+        for (cell, p) in self.model.cells.iter().zip(&job.prefix) {
+            m.variables[cell.0].domain = vec![p.tile, p.tile];
+            m.variables[cell.1].domain = vec![p.rotation as i64, p.rotation as i64];
+        }
+        let params = SatParameters {
+            num_workers: Some(1),
+            enumerate_all_solutions: Some(true),
+            fill_additional_solutions_in_response: Some(true),
+            solution_pool_size: Some(self.pool as i32),
+            max_time_in_seconds: limit.map(|d| d.as_secs_f64()),
+            log_search_progress: Some(false),
+            ..Default::default()
+        };
+        let env = self.rt.new_env();
+        self.running.lock().unwrap()[w] = Some(env.stopper());
+        if self.stopping.load(Ordering::SeqCst) {
+            self.running.lock().unwrap()[w] = None;
+            return skipped(job);
+        }
+        let response = self.rt.solve(&env, &m, &params);
+        self.running.lock().unwrap()[w] = None;
+        drop(env);
+        let response = match response {
+            Ok(r) => r,
+            Err(e) => {
+                return JobResult {
+                    ended: Ended::Invalid(e.to_string()),
+                    ..skipped(job)
+                };
+            }
+        };
+        let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
+        let mut solutions: BTreeSet<Vec<i64>> = response
+            .additional_solutions
+            .into_iter()
+            .map(|s| s.values)
+            .collect();
+        if !response.solution.is_empty() {
+            solutions.insert(response.solution);
+        }
+        let ended = match status {
+            CpSolverStatus::Optimal | CpSolverStatus::Infeasible => Ended::Complete,
+            CpSolverStatus::Feasible | CpSolverStatus::Unknown => Ended::Stopped,
+            CpSolverStatus::ModelInvalid => Ended::Invalid(format!(
+                "CP-SAT rejected the model: {}",
+                response.solution_info
+            )),
+        };
+        JobResult {
+            job,
+            ended,
+            solutions: solutions.into_iter().collect(),
+            slice_expired: slice_binds,
+            branches: response.num_branches.max(0) as u64,
+            conflicts: response.num_conflicts.max(0) as u64,
+            wall_time: response.wall_time,
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The CP-SAT backend: the solver-neutral [`Model`] as a `CpModelProto`,
+//! solved through OR-Tools' C API, every solution enumerated by independent
+//! subproblems (see [`enumerate`]).
+//!
+//! Nothing outside this module sees protobuf or FFI.
+
+mod enumerate;
+pub mod proto;
+pub mod runtime;
+mod text;
+
+use std::path::Path;
+
+use crate::model::{Constraint, Model};
+use crate::puzzle::Puzzle;
+use crate::solve::{SolutionCallback, SolveError, SolveOptions, Solver, SolverRun};
+
+pub use runtime::{PINNED_VERSION, RuntimeError};
+
+use proto::{
+    AllDifferentConstraintProto, ConstraintProto, CpModelProto, IntegerVariableProto,
+    LinearExpressionProto, TableConstraintProto,
+};
+
+/// The CP-SAT solver backend.
+pub struct CpSat {
+    rt: &'static runtime::Runtime,
+    /// Solutions kept per subproblem; a full pool makes a subproblem split.
+    pub pool_size: usize,
+}
+
+impl CpSat {
+    /// Find and load the runtime (see [`runtime`] for the discovery order).
+    pub fn new() -> Result<CpSat, RuntimeError> {
+        Ok(CpSat {
+            rt: runtime::runtime()?,
+            pool_size: enumerate::DEFAULT_POOL,
+        })
+    }
+
+    /// The library that was loaded.
+    pub fn library_path(&self) -> &Path {
+        &self.rt.path
+    }
+}
+
+impl Solver for CpSat {
+    fn name(&self) -> &'static str {
+        "cp-sat"
+    }
+    fn version(&self) -> String {
+        self.rt.version.clone()
+    }
+    fn model_name(&self) -> String {
+        "table".into()
+    }
+    fn enumerate(
+        &self,
+        puzzle: &Puzzle,
+        options: &SolveOptions,
+        callback: &mut dyn SolutionCallback,
+    ) -> Result<SolverRun, SolveError> {
+        let model = Model::table(puzzle);
+        enumerate::enumerate(self.rt, self.pool_size, puzzle, &model, options, callback)
+    }
+}
+
+fn expr(var: usize) -> LinearExpressionProto {
+    LinearExpressionProto {
+        vars: vec![var as i32],
+        coeffs: vec![1],
+        offset: 0,
+    }
+}
+
+/// The model as a `CpModelProto`.
+pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
+    let variables = model
+        .vars
+        .iter()
+        .map(|v| IntegerVariableProto {
+            name: v.name.clone(),
+            domain: v.domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
+        })
+        .collect();
+    let constraints = model
+        .constraints
+        .iter()
+        .map(|c| match c {
+            Constraint::AllDifferent { name, vars } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: vec![],
+                constraint: Some(proto::Constraint::AllDiff(AllDifferentConstraintProto {
+                    exprs: vars.iter().map(|&v| expr(v)).collect(),
+                })),
+            },
+            Constraint::Table { name, vars, tuples } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: vec![],
+                constraint: Some(proto::Constraint::Table(TableConstraintProto {
+                    values: tuples.iter().flatten().copied().collect(),
+                    negated: false,
+                    exprs: vars.iter().map(|&v| expr(v)).collect(),
+                })),
+            },
+        })
+        .collect();
+    CpModelProto {
+        name: name.to_string(),
+        variables,
+        constraints,
+    }
+}
+
+/// The puzzle's CP model in protobuf text format, as OR-Tools prints it.
+pub fn model_text(puzzle: &Puzzle) -> String {
+    text::cp_model(&to_proto(&Model::table(puzzle), &puzzle.name))
+}

@@ -1,0 +1,355 @@
+//! Finding, loading and calling OR-Tools' CP-SAT C API at run time.
+//!
+//! `libortools.so.9` from the `ortools` Python wheel exports the C API that
+//! OR-Tools' Go binding uses: protobuf bytes in, protobuf bytes out.
+//!
+//! Discovery order (the first that exists wins; see docs/cpsat-runtime.md):
+//! 1. `SCRAMBLE_CPSAT_LIB`: the library file, or a directory holding it;
+//! 2. the project-local install made by `scripts/install-cpsat`:
+//!    `.cpsat/ortools-VERSION/ortools/.libs/libortools.so.9` under the
+//!    checkout (the directory scramble was built from) or any ancestor of the
+//!    running executable;
+//! 3. the `ortools` package of the Python found as `python3` (or
+//!    `SCRAMBLE_PYTHON`).
+//!
+//! This is the only module with `unsafe` code.
+
+use std::ffi::{c_int, c_void};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use prost::Message;
+use thiserror::Error;
+
+use super::proto::{CpModelProto, CpSolverResponse, IntegerVariableProto, SatParameters};
+
+/// The OR-Tools release scramble is built and tested against.
+pub const PINNED_VERSION: &str = "9.15.6755";
+/// The library file inside the wheel.
+pub const LIB_NAME: &str = "libortools.so.9";
+/// Environment variable naming the library (or its directory).
+pub const LIB_ENV: &str = "SCRAMBLE_CPSAT_LIB";
+/// Environment variable naming the Python interpreter to ask.
+pub const PYTHON_ENV: &str = "SCRAMBLE_PYTHON";
+
+/// The checkout scramble was built from (holds `scripts/install-cpsat`).
+const CHECKOUT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Errors finding or using the runtime.
+#[derive(Clone, Debug, Error)]
+pub enum RuntimeError {
+    #[error(
+        "the CP-SAT runtime ({LIB_NAME} from OR-Tools {PINNED_VERSION}) was not found.\nLooked in:\n{looked}\nFix: run\n    {fix}\nor set {LIB_ENV}=/path/to/{LIB_NAME}"
+    )]
+    NotFound { looked: String, fix: String },
+    #[error("{LIB_ENV}={path}: {reason}\nFix: point it at {LIB_NAME} of OR-Tools {PINNED_VERSION}, or unset it and run\n    {fix}")]
+    BadEnv {
+        path: String,
+        reason: String,
+        fix: String,
+    },
+    #[error("cannot load the CP-SAT runtime {path}: {reason}\nFix: run\n    {fix}")]
+    Load {
+        path: PathBuf,
+        reason: String,
+        fix: String,
+    },
+    #[error(
+        "the CP-SAT runtime {path} is OR-Tools {found}, but scramble needs {PINNED_VERSION}.\nFix: run\n    {fix}\nor set {LIB_ENV}=/path/to/{LIB_NAME} of OR-Tools {PINNED_VERSION}"
+    )]
+    WrongVersion {
+        path: PathBuf,
+        found: String,
+        fix: String,
+    },
+    #[error("the CP-SAT runtime returned a response that does not decode: {0}")]
+    Decode(String),
+}
+
+/// The command that installs the pinned runtime into this checkout.
+pub fn install_command() -> String {
+    format!("bash {CHECKOUT}/scripts/install-cpsat")
+}
+
+/// Where `scripts/install-cpsat` puts the library, relative to a checkout.
+pub fn local_install_relpath() -> PathBuf {
+    PathBuf::from(format!(".cpsat/ortools-{PINNED_VERSION}/ortools/.libs/{LIB_NAME}"))
+}
+
+type NewEnvFn = unsafe extern "C" fn() -> *mut c_void;
+type EnvFn = unsafe extern "C" fn(*mut c_void);
+type SolveFn = unsafe extern "C" fn(
+    *mut c_void,
+    *const c_void,
+    c_int,
+    *const c_void,
+    c_int,
+    *mut *mut c_void,
+    *mut c_int,
+);
+
+unsafe extern "C" {
+    /// The C library's `free`: the runtime allocates responses with `malloc`.
+    fn free(p: *mut c_void);
+}
+
+/// The loaded library and the C API entry points.
+pub struct Runtime {
+    _lib: libloading::Library,
+    new_env: NewEnvFn,
+    destroy_env: EnvFn,
+    stop_search: EnvFn,
+    solve_interruptible: SolveFn,
+    /// The file that was loaded.
+    pub path: PathBuf,
+    /// The OR-Tools version the library reports.
+    pub version: String,
+}
+
+static RUNTIME: OnceLock<Result<Runtime, RuntimeError>> = OnceLock::new();
+
+/// The process-wide runtime, found and checked on first use.
+pub fn runtime() -> Result<&'static Runtime, RuntimeError> {
+    RUNTIME
+        .get_or_init(Runtime::discover)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The candidate locations, in discovery order, with where each came from.
+pub fn candidates() -> Result<Vec<(PathBuf, &'static str)>, RuntimeError> {
+    if let Some(v) = std::env::var_os(LIB_ENV).filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(&v);
+        let file = if p.is_dir() { p.join(LIB_NAME) } else { p };
+        if !file.is_file() {
+            return Err(RuntimeError::BadEnv {
+                path: v.to_string_lossy().into_owned(),
+                reason: "no such file".into(),
+                fix: install_command(),
+            });
+        }
+        return Ok(vec![(file, "environment")]);
+    }
+    let mut out = Vec::new();
+    let rel = local_install_relpath();
+    out.push((Path::new(CHECKOUT).join(&rel), "checkout"));
+    if let Ok(exe) = std::env::current_exe() {
+        for dir in exe.ancestors().skip(1) {
+            let p = dir.join(&rel);
+            if !out.iter().any(|(q, _)| q == &p) {
+                out.push((p, "next to the executable"));
+            }
+        }
+    }
+    if let Some(dir) = python_ortools_dir() {
+        out.push((dir.join(".libs").join(LIB_NAME), "python"));
+    }
+    Ok(out)
+}
+
+/// The `ortools` package directory of the Python interpreter, if it has one.
+fn python_ortools_dir() -> Option<PathBuf> {
+    let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".into());
+    let out = Command::new(python)
+        .args([
+            "-c",
+            "import importlib.util as u; s = u.find_spec('ortools'); print(s.submodule_search_locations[0] if s else '')",
+        ])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let dir = text.trim();
+    (!dir.is_empty()).then(|| PathBuf::from(dir))
+}
+
+impl Runtime {
+    fn discover() -> Result<Runtime, RuntimeError> {
+        let candidates = candidates()?;
+        for (path, _) in &candidates {
+            if path.is_file() {
+                return Runtime::open(path);
+            }
+        }
+        let looked = candidates
+            .iter()
+            .map(|(p, from)| format!("  {} ({from})", p.display()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Err(RuntimeError::NotFound {
+            looked,
+            fix: install_command(),
+        })
+    }
+
+    /// Load the library at `path` and check its version.
+    pub fn open(path: &Path) -> Result<Runtime, RuntimeError> {
+        let load_err = |reason: String| RuntimeError::Load {
+            path: path.to_path_buf(),
+            reason,
+            fix: install_command(),
+        };
+        // SAFETY: loading runs the library's initialisers; libortools is a
+        // well-behaved C++ library whose dependencies sit beside it ($ORIGIN).
+        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| load_err(e.to_string()))?;
+        // SAFETY: the symbol types match the declarations in OR-Tools'
+        // ortools/sat/c_api/cp_solver_c.h (9.15).
+        let (new_env, destroy_env, stop_search, solve_interruptible) = unsafe {
+            let sym = |name: &[u8]| {
+                lib.get::<*const c_void>(name).map(|s| *s).map_err(|e| {
+                    load_err(format!(
+                        "missing {}: {e} (not an OR-Tools {PINNED_VERSION} library?)",
+                        String::from_utf8_lossy(name)
+                    ))
+                })
+            };
+            (
+                std::mem::transmute::<*const c_void, NewEnvFn>(sym(b"SolveCpNewEnv")?),
+                std::mem::transmute::<*const c_void, EnvFn>(sym(b"SolveCpDestroyEnv")?),
+                std::mem::transmute::<*const c_void, EnvFn>(sym(b"SolveCpStopSearch")?),
+                std::mem::transmute::<*const c_void, SolveFn>(sym(b"SolveCpInterruptible")?),
+            )
+        };
+        let mut rt = Runtime {
+            _lib: lib,
+            new_env,
+            destroy_env,
+            stop_search,
+            solve_interruptible,
+            path: path.to_path_buf(),
+            version: String::new(),
+        };
+        rt.version = rt.probe_version()?;
+        if rt.version != PINNED_VERSION {
+            return Err(RuntimeError::WrongVersion {
+                path: path.to_path_buf(),
+                found: rt.version,
+                fix: install_command(),
+            });
+        }
+        Ok(rt)
+    }
+
+    /// Ask the library its version: solve a one-variable model with the
+    /// search log sent to the response, whose first line names the version.
+    fn probe_version(&self) -> Result<String, RuntimeError> {
+        let model = CpModelProto {
+            name: "version probe".into(),
+            variables: vec![IntegerVariableProto {
+                name: "x".into(),
+                domain: vec![0, 1],
+            }],
+            constraints: vec![],
+        };
+        let params = SatParameters {
+            num_workers: Some(1),
+            log_search_progress: Some(true),
+            log_to_stdout: Some(false),
+            log_to_response: Some(true),
+            ..Default::default()
+        };
+        let env = self.new_env();
+        let response = self.solve(&env, &model, &params)?;
+        let version = response
+            .solve_log
+            .lines()
+            .find_map(|l| l.split("CP-SAT solver v").nth(1))
+            .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
+            .unwrap_or_else(|| "unknown".into());
+        Ok(version)
+    }
+
+    /// A fresh solver environment (one per solve).
+    pub fn new_env(&self) -> Env {
+        // SAFETY: SolveCpNewEnv takes nothing and returns an owned pointer.
+        let ptr = unsafe { (self.new_env)() };
+        Env {
+            ptr,
+            destroy_env: self.destroy_env,
+            stop_search: self.stop_search,
+        }
+    }
+
+    /// Solve `model` with `params` in `env`, blocking until the solver returns.
+    pub fn solve(
+        &self,
+        env: &Env,
+        model: &CpModelProto,
+        params: &SatParameters,
+    ) -> Result<CpSolverResponse, RuntimeError> {
+        let m = model.encode_to_vec();
+        let p = params.encode_to_vec();
+        let mut out: *mut c_void = std::ptr::null_mut();
+        let mut out_len: c_int = 0;
+        // SAFETY: the buffers are valid for the given lengths during the call;
+        // the library writes a malloc'ed buffer and its length, which we copy
+        // and free. `env.ptr` is a live environment (freed only on drop).
+        let bytes = unsafe {
+            (self.solve_interruptible)(
+                env.ptr,
+                m.as_ptr().cast(),
+                m.len() as c_int,
+                p.as_ptr().cast(),
+                p.len() as c_int,
+                &mut out,
+                &mut out_len,
+            );
+            if out.is_null() {
+                Vec::new()
+            } else {
+                let v = std::slice::from_raw_parts(out as *const u8, out_len as usize).to_vec();
+                free(out);
+                v
+            }
+        };
+        CpSolverResponse::decode(bytes.as_slice()).map_err(|e| RuntimeError::Decode(e.to_string()))
+    }
+}
+
+/// A CP-SAT solver environment: one solve, stoppable from another thread.
+/// The library stays loaded for the whole process (it lives in a static),
+/// so the function pointers stay valid.
+pub struct Env {
+    ptr: *mut c_void,
+    destroy_env: EnvFn,
+    stop_search: EnvFn,
+}
+
+impl Env {
+    /// A handle that can stop this environment's search from another thread.
+    pub fn stopper(&self) -> Stopper {
+        Stopper {
+            ptr: self.ptr,
+            stop_search: self.stop_search,
+        }
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from SolveCpNewEnv and is destroyed once.
+        unsafe { (self.destroy_env)(self.ptr) }
+    }
+}
+
+/// Stops a running search. Valid only while its [`Env`] lives: the
+/// enumerator removes a stopper from its registry before dropping the env.
+#[derive(Clone, Copy)]
+pub struct Stopper {
+    ptr: *mut c_void,
+    stop_search: EnvFn,
+}
+
+// SAFETY: SolveCpStopSearch only sets an atomic flag in the environment's
+// shared time limit; it is meant to be called from another thread.
+unsafe impl Send for Stopper {}
+// SAFETY: as above; an Env is used by one thread at a time.
+unsafe impl Send for Env {}
+
+impl Stopper {
+    pub fn stop(&self) {
+        // SAFETY: see the type's documentation.
+        unsafe { (self.stop_search)(self.ptr) }
+    }
+}

@@ -1,0 +1,14 @@
+//! scramble: solve and study edge-matching puzzles such as Scramble Squares.
+//!
+//! Layers, each depending only on those above it:
+//! [`puzzle`] -> [`board`] -> [`symmetry`] -> [`model`] -> [`cpsat`] ->
+//! [`solve`] -> [`render`] -> [`cli`]. See docs/architecture.md.
+
+pub mod board;
+pub mod cli;
+pub mod cpsat;
+pub mod model;
+pub mod puzzle;
+pub mod render;
+pub mod solve;
+pub mod symmetry;

@@ -1,0 +1,70 @@
+//! The JSON report. Its key names are a contract: other tools and tests read
+//! them (README.md lists them).
+
+use serde::Serialize;
+
+use super::Report;
+use crate::board::Solution;
+use crate::solve::{Outcome, SolverStats, StopReason};
+
+#[derive(Serialize)]
+struct Json<'a> {
+    puzzle: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    board: usize,
+    tiles: usize,
+    solver: &'a str,
+    solver_version: &'a str,
+    model: &'a str,
+    symmetry: &'a str,
+    equivalence: &'a str,
+    complete: bool,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    raw_count: usize,
+    canonical_count: usize,
+    solutions: &'a [Solution],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    raw_solutions: Option<&'a [Solution]>,
+    wall_time_s: f64,
+    solver_stats: &'a SolverStats,
+}
+
+/// One JSON object (pretty-printed, newline-terminated).
+pub fn render(r: &Report<'_>) -> String {
+    let res = r.result;
+    let (outcome, stopped_by, error) = match &res.outcome {
+        Outcome::Complete => ("complete", None, None),
+        Outcome::Infeasible => ("infeasible", None, None),
+        Outcome::Incomplete(reason) => ("incomplete", Some(*reason), None),
+        Outcome::Invalid(m) => ("invalid", None, Some(m.as_str())),
+    };
+    let j = Json {
+        puzzle: r.path,
+        title: r.puzzle.title.as_deref(),
+        board: r.puzzle.n,
+        tiles: r.puzzle.len(),
+        solver: &res.solver,
+        solver_version: &res.solver_version,
+        model: &res.model,
+        symmetry: r.symmetry,
+        equivalence: r.equivalence,
+        complete: res.outcome.is_complete(),
+        outcome,
+        stopped_by,
+        error,
+        raw_count: res.raw.len(),
+        canonical_count: res.canonical.len(),
+        solutions: &res.canonical,
+        raw_solutions: r.all.then_some(res.raw.as_slice()),
+        wall_time_s: res.wall_time.as_secs_f64(),
+        solver_stats: &res.stats,
+    };
+    let mut s = serde_json::to_string_pretty(&j).expect("serializable");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,33 @@
+//! The seed-style text report.
+
+use std::fmt::Write;
+
+use super::Report;
+
+/// A header, then each solution in the seed text format, separated by
+/// `=== Solution: k ===` lines.
+pub fn render(r: &Report<'_>) -> String {
+    let res = r.result;
+    let mut out = String::new();
+    let _ = writeln!(out, "puzzle: {}", r.path);
+    if let Some(t) = &r.puzzle.title {
+        let _ = writeln!(out, "title: {t}");
+    }
+    let n = r.puzzle.n;
+    let _ = writeln!(out, "board: {n}x{n}");
+    let _ = writeln!(
+        out,
+        "solver: {} {} (model: {}, symmetry: {}, equivalence: {})",
+        res.solver, res.solver_version, res.model, r.symmetry, r.equivalence
+    );
+    let _ = writeln!(out, "raw solutions: {}", res.raw.len());
+    let _ = writeln!(out, "canonical solutions: {}", res.canonical.len());
+    let _ = writeln!(out, "search: {}", r.completeness());
+    let _ = writeln!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());
+    let list = if r.all { &res.raw } else { &res.canonical };
+    for (k, s) in list.iter().enumerate() {
+        let _ = writeln!(out, "=== Solution: {} ===", k + 1);
+        out.push_str(&s.to_seed_text());
+    }
+    out
+}
