@@ -7,6 +7,7 @@
 pub mod board;
 pub mod cli;
 pub mod cpsat;
+pub mod generate;
 pub mod model;
 pub mod puzzle;
 pub mod render;

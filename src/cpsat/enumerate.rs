@@ -299,6 +299,9 @@ impl Shared<'_> {
             solution_pool_size: Some(self.pool as i32),
             max_time_in_seconds: limit.map(|d| d.as_secs_f64()),
             log_search_progress: Some(false),
+            // Ctrl-C belongs to scramble: it stops the enumeration between
+            // and inside subproblems (through SolveCpStopSearch).
+            catch_sigint_signal: Some(false),
             ..Default::default()
         };
         let env = self.rt.new_env();

@@ -150,6 +150,8 @@ pub struct SatParameters {
     pub max_time_in_seconds: Option<f64>,
     #[prost(bool, optional, tag = "41")]
     pub log_search_progress: Option<bool>,
+    #[prost(bool, optional, tag = "135")]
+    pub catch_sigint_signal: Option<bool>,
     #[prost(bool, optional, tag = "87")]
     pub enumerate_all_solutions: Option<bool>,
     #[prost(bool, optional, tag = "173")]

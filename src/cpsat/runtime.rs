@@ -247,6 +247,7 @@ impl Runtime {
             log_search_progress: Some(true),
             log_to_stdout: Some(false),
             log_to_response: Some(true),
+            catch_sigint_signal: Some(false),
             ..Default::default()
         };
         let env = self.new_env();

@@ -1,0 +1,66 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The seed puzzle inside the repo.
+pub fn seed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/3x3-original")
+}
+
+/// The shared corpus folder beside the checkout.
+pub fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/legespiel")
+}
+
+/// One row of the corpus' expected.tsv.
+#[derive(Debug, Clone)]
+pub struct Expected {
+    pub file: String,
+    pub n: usize,
+    pub raw: Option<u64>,
+    pub classes: Option<u64>,
+    pub pictures: Option<u64>,
+}
+
+pub fn expected() -> Vec<Expected> {
+    let text = std::fs::read_to_string(corpus().join("expected.tsv"))
+        .expect("../shared/corpus/legespiel/expected.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("file\t") && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let n = f[1].split('x').next().unwrap().parse().unwrap();
+            Expected {
+                file: f[0].to_string(),
+                n,
+                raw: f[2].parse().ok(),
+                classes: f[3].parse().ok(),
+                pictures: f[4].parse().ok(),
+            }
+        })
+        .collect()
+}
+
+pub fn cmd() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("scramble").unwrap()
+}
+
+/// Run `scramble ARGS --format json` and parse stdout.
+pub fn solve_json(args: &[&str]) -> (serde_json::Value, i32) {
+    let out = cmd()
+        .arg("solve")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, code)
+}

@@ -1,0 +1,199 @@
+//! End-to-end tests of `scramble solve` with the real CP-SAT solver.
+
+mod common;
+
+use common::{cmd, seed, solve_json};
+use predicates::prelude::*;
+use serde_json::json;
+
+const SEED_CANONICAL: &str = "[[1,1],[9,3],[7,2],[4,2],[5,3],[3,2],[8,0],[6,3],[2,2]]";
+
+#[test]
+fn seed_puzzle_json() {
+    let (v, code) = solve_json(&[seed().to_str().unwrap(), "--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["board"], 3);
+    assert_eq!(v["solver"], "cp-sat");
+    assert_eq!(v["solver_version"], "9.15.6755");
+    assert_eq!(v["model"], "table");
+    assert_eq!(v["symmetry"], "none");
+    assert_eq!(v["equivalence"], "rotation");
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["raw_count"], 4);
+    assert_eq!(v["canonical_count"], 1);
+    let canonical: serde_json::Value = serde_json::from_str(SEED_CANONICAL).unwrap();
+    assert_eq!(v["solutions"], json!([canonical]));
+    assert!(v["wall_time_s"].as_f64().unwrap() > 0.0);
+    let stats = &v["solver_stats"];
+    assert!(stats["branches"].is_u64());
+    assert!(stats["conflicts"].is_u64());
+    assert!(stats["wall_time_s"].as_f64().unwrap() > 0.0);
+    assert!(stats["subproblems"].as_u64().unwrap() >= 1);
+
+    // The four raw solutions are the four turns of the canonical one.
+    let raw: Vec<Vec<(i64, u8)>> = serde_json::from_value(v["raw_solutions"].clone()).unwrap();
+    assert_eq!(raw.len(), 4);
+    let c: Vec<(i64, u8)> = serde_json::from_str(SEED_CANONICAL).unwrap();
+    let board = scramble::board::Solution::new(c.into_iter().map(Into::into).collect());
+    let mut turns: Vec<Vec<(i64, u8)>> = board
+        .turns()
+        .iter()
+        .map(|t| t.cells().iter().map(|&p| p.into()).collect())
+        .collect();
+    turns.sort();
+    assert_eq!(raw, turns);
+}
+
+#[test]
+fn seed_puzzle_text() {
+    cmd()
+        .args(["solve", seed().to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("board: 3x3"))
+        .stdout(predicate::str::contains("solver: cp-sat 9.15.6755"))
+        .stdout(predicate::str::contains("raw solutions: 4"))
+        .stdout(predicate::str::contains("canonical solutions: 1"))
+        .stdout(predicate::str::contains("search: complete"))
+        .stdout(predicate::str::contains(
+            "=== Solution: 1 ===\n[t=1,r=1] [t=9,r=3] [t=7,r=2]\n[t=4,r=2] [t=5,r=3] [t=3,r=2]\n[t=8,r=0] [t=6,r=3] [t=2,r=2]\n",
+        ));
+}
+
+#[test]
+fn all_prints_every_raw_solution() {
+    let out = cmd()
+        .args(["solve", seed().to_str().unwrap(), "--all"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("=== Solution:").count(), 4);
+}
+
+#[test]
+fn every_split_mode_and_thread_count_agrees() {
+    let p = common::corpus().join("der-sternenhimmel.yaml");
+    let p = p.to_str().unwrap();
+    let mut seen = Vec::new();
+    for args in [
+        vec!["--split", "none"],
+        vec!["--split", "0"],
+        vec!["--split", "2", "--threads", "2"],
+        vec!["--split", "auto", "--threads", "3"],
+    ] {
+        let mut a = vec![p];
+        a.extend(args.iter());
+        let (v, code) = solve_json(&a);
+        assert_eq!(code, 0, "{args:?}");
+        assert_eq!(v["raw_count"], 224, "{args:?}");
+        assert_eq!(v["canonical_count"], 56, "{args:?}");
+        seen.push(v["solutions"].clone());
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn dump_model_writes_the_formulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("model.pbtxt");
+    cmd()
+        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("variables { name: \"tile_1_1\" domain: [1, 9] }"));
+    assert!(text.contains("variables { name: \"rotation_3_3\" domain: [0, 3] }"));
+    assert_eq!(text.matches("all_diff {").count(), 1);
+    assert_eq!(text.matches("table {").count(), 12);
+    assert!(text.contains("name: \"horizontal_1_1\""));
+    assert!(text.contains("name: \"vertical_2_3\""));
+    // No temporary file left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn time_limit_reports_an_incomplete_result() {
+    let p = common::corpus().join("crazy-sheep.yaml");
+    let (v, code) = solve_json(&[p.to_str().unwrap(), "--time-limit", "0.3", "--threads", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["outcome"], "incomplete");
+    assert_eq!(v["stopped_by"], "time_limit");
+    assert!(v["raw_count"].as_u64().unwrap() < 880);
+}
+
+#[test]
+fn bad_time_limit_is_a_usage_error() {
+    for bad in ["0", "-1", "abc", "inf"] {
+        cmd()
+            .args(["solve", seed().to_str().unwrap(), &format!("--time-limit={bad}")])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--time-limit"));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_with_what_was_found() {
+    let p = common::corpus().join("crazy-sheep.yaml");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("scramble"))
+        .args(["solve", p.to_str().unwrap(), "--format", "json", "--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["stopped_by"], "interrupted");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn missing_runtime_says_how_to_fix_it() {
+    cmd()
+        .env("SCRAMBLE_CPSAT_LIB", "/nonexistent/libortools.so.9")
+        .args(["solve", seed().to_str().unwrap()])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("SCRAMBLE_CPSAT_LIB=/nonexistent/libortools.so.9"))
+        .stderr(predicate::str::contains("scripts/install-cpsat"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn a_library_that_is_not_ortools_is_rejected() {
+    // Any shared library without the CP-SAT C API.
+    let libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(libc) = libc else { return };
+    cmd()
+        .env("SCRAMBLE_CPSAT_LIB", libc)
+        .args(["solve", seed().to_str().unwrap()])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("missing SolveCpNewEnv"))
+        .stderr(predicate::str::contains("install-cpsat"));
+}
+
+#[test]
+fn dump_model_needs_no_runtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m.txt");
+    cmd()
+        .env("SCRAMBLE_CPSAT_LIB", "/nonexistent")
+        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .arg(&file)
+        .assert()
+        .code(3);
+    assert!(file.exists());
+}
