@@ -118,11 +118,10 @@ impl Solution {
         let mut used = vec![false; puzzle.len()];
         for (k, p) in self.cells.iter().enumerate() {
             let (i, j) = (k / n + 1, k % n + 1);
-            let idx = puzzle.index_of(p.tile).ok_or(VerifyError::UnknownTile {
-                i,
-                j,
-                tile: p.tile,
-            })?;
+            let idx =
+                puzzle
+                    .index_of(p.tile)
+                    .ok_or(VerifyError::UnknownTile { i, j, tile: p.tile })?;
             if p.rotation > 3 {
                 return Err(VerifyError::BadRotation {
                     i,
@@ -136,7 +135,10 @@ impl Solution {
         }
         let edge = |i: usize, j: usize, e: usize| {
             let p = self.cells[i * n + j];
-            puzzle.tile(p.tile).expect("checked above").edge(p.rotation, e)
+            puzzle
+                .tile(p.tile)
+                .expect("checked above")
+                .edge(p.rotation, e)
         };
         for i in 0..n {
             for j in 0..n {
@@ -231,7 +233,17 @@ mod tests {
 
     #[test]
     fn seed_text_round_trips() {
-        let s = board(&[(1, 1), (9, 3), (7, 2), (4, 2), (5, 3), (3, 2), (8, 0), (6, 3), (2, 2)]);
+        let s = board(&[
+            (1, 1),
+            (9, 3),
+            (7, 2),
+            (4, 2),
+            (5, 3),
+            (3, 2),
+            (8, 0),
+            (6, 3),
+            (2, 2),
+        ]);
         let text = s.to_seed_text();
         assert_eq!(text.lines().next(), Some("[t=1,r=1] [t=9,r=3] [t=7,r=2]"));
         assert_eq!(parse_seed_text(&text), Some(s));

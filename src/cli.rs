@@ -129,7 +129,10 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let solver = CpSat::new()?;
     let options = SolveOptions {
         time_limit: args.time_limit,
-        threads: args.threads.map(|t| t as usize).unwrap_or_else(default_threads),
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
         split: args.split,
         stop,
     };
@@ -183,7 +186,11 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let name = path
         .file_name()
         .ok_or_else(|| err("not a file name".into()))?;
-    let tmp = path.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     std::fs::write(&tmp, bytes).map_err(|e| err(format!("cannot write: {e}")))?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);

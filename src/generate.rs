@@ -60,21 +60,24 @@ fn random_edge(rng: &mut Rng, o: &PlantOptions) -> Edge {
 pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {
     let n = o.n;
     // Edges of the solved board, cell by cell, in board directions.
-    let mut board = vec![[Edge { motif: 0, half: Half::Plus }; 4]; n * n];
-    for k in 0..n * n {
-        for e in 0..4 {
-            board[k][e] = random_edge(rng, o);
-        }
-    }
+    let mut board: Vec<[Edge; 4]> = (0..n * n)
+        .map(|_| std::array::from_fn(|_| random_edge(rng, o)))
+        .collect();
     for i in 0..n {
         for j in 0..n {
             if j + 1 < n {
                 let e = board[i * n + j][RIGHT];
-                board[i * n + j + 1][LEFT] = Edge { motif: e.motif, half: e.half.partner() };
+                board[i * n + j + 1][LEFT] = Edge {
+                    motif: e.motif,
+                    half: e.half.partner(),
+                };
             }
             if i + 1 < n {
                 let e = board[i * n + j][BOTTOM];
-                board[(i + 1) * n + j][TOP] = Edge { motif: e.motif, half: e.half.partner() };
+                board[(i + 1) * n + j][TOP] = Edge {
+                    motif: e.motif,
+                    half: e.half.partner(),
+                };
             }
         }
     }
@@ -89,8 +92,14 @@ pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {
         // Placed with rotation r, direction e shows base edge (e - r) mod 4,
         // so base edge b must be the board edge in direction (b + r) mod 4.
         let base: [Edge; 4] = std::array::from_fn(|b| edges[(b + r as usize) % 4]);
-        tiles.push(Tile { id: ids[k], edges: base });
-        cells.push(Placement { tile: ids[k], rotation: r });
+        tiles.push(Tile {
+            id: ids[k],
+            edges: base,
+        });
+        cells.push(Placement {
+            tile: ids[k],
+            rotation: r,
+        });
     }
     tiles.sort_by_key(|t| t.id);
     let puzzle = Puzzle {
@@ -99,7 +108,9 @@ pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {
         source: PathBuf::from("<generated>"),
         n,
         tiles,
-        motifs: (0..o.motifs.max(1)).map(|m| format!("m{}", m + 1)).collect(),
+        motifs: (0..o.motifs.max(1))
+            .map(|m| format!("m{}", m + 1))
+            .collect(),
     };
     (puzzle, Solution::new(cells))
 }
@@ -129,7 +140,11 @@ mod tests {
     #[test]
     fn planted_solution_verifies_and_is_reproducible() {
         for seed in 0..50 {
-            let o = PlantOptions { n: 1 + seed as usize % 5, motifs: 3, self_matching: seed % 2 == 0 };
+            let o = PlantOptions {
+                n: 1 + seed as usize % 5,
+                motifs: 3,
+                self_matching: seed % 2 == 0,
+            };
             let (p, s) = plant(&mut Rng::new(seed), &o);
             assert_eq!(s.verify(&p), Ok(()), "seed {seed}");
             let (p2, s2) = plant(&mut Rng::new(seed), &o);
@@ -140,7 +155,11 @@ mod tests {
 
     #[test]
     fn yaml_round_trips() {
-        let o = PlantOptions { n: 3, motifs: 4, self_matching: true };
+        let o = PlantOptions {
+            n: 3,
+            motifs: 4,
+            self_matching: true,
+        };
         let (p, s) = plant(&mut Rng::new(7), &o);
         let q = Puzzle::parse(&to_yaml(&p), Path::new("g.yaml"), "g".into()).unwrap();
         assert_eq!(q.n, 3);

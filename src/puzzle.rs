@@ -109,7 +109,9 @@ pub enum PuzzleError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: not a puzzle: expected a YAML file or a directory holding input/tile_dict.yaml")]
+    #[error(
+        "{path}: not a puzzle: expected a YAML file or a directory holding input/tile_dict.yaml"
+    )]
     NotAPuzzle { path: PathBuf },
     #[error("{path}: invalid YAML: {message}")]
     Yaml { path: PathBuf, message: String },
@@ -152,7 +154,9 @@ pub enum PuzzleError {
         half: String,
         line: Option<usize>,
     },
-    #[error("{path}: {count} tiles is not a square number: an n x n board needs 1, 4, 9, 16, ... tiles")]
+    #[error(
+        "{path}: {count} tiles is not a square number: an n x n board needs 1, 4, 9, 16, ... tiles"
+    )]
     NotSquare { path: PathBuf, count: usize },
     #[error("{path}: more than {max} distinct motifs")]
     TooManyMotifs { path: PathBuf, max: usize },
@@ -177,11 +181,24 @@ impl Puzzle {
     /// Parse puzzle text; `file` is used in error messages and kept as the source.
     pub fn parse(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
         let path = file.to_path_buf();
-        let doc: serde_yaml::Value =
-            serde_yaml::from_str(text).map_err(|e| PuzzleError::Yaml {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
+        let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+            let message = e.to_string();
+            // serde_yaml reports a repeated key without its place: find it.
+            let dup = message
+                .strip_prefix("duplicate entry with key ")
+                .map(|k| k.trim_matches('"').to_string());
+            match dup.as_deref().map(|k| (k, k.parse::<i64>())) {
+                Some((k, Ok(id))) => PuzzleError::DuplicateId {
+                    path: path.clone(),
+                    id,
+                    line: find_lines(text, k).get(1).copied(),
+                },
+                _ => PuzzleError::Yaml {
+                    path: path.clone(),
+                    message,
+                },
+            }
+        })?;
         let map = match doc {
             serde_yaml::Value::Null => return Err(PuzzleError::Empty { path }),
             serde_yaml::Value::Mapping(m) => m,
@@ -398,17 +415,24 @@ fn scalar_text(v: &serde_yaml::Value) -> String {
 
 /// 1-based line of the map key `key` at the start of a line, if it can be found.
 fn find_line(text: &str, key: &str) -> Option<usize> {
-    text.lines().position(|l| {
-        let l = l.trim_start();
-        [
-            format!("{key}:"),
-            format!("'{key}':"),
-            format!("\"{key}\":"),
-        ]
-        .iter()
-        .any(|p| l.starts_with(p.as_str()))
-    })
-    .map(|k| k + 1)
+    find_lines(text, key).first().copied()
+}
+
+/// Every 1-based line that starts with the map key `key`.
+fn find_lines(text: &str, key: &str) -> Vec<usize> {
+    let prefixes = [
+        format!("{key}:"),
+        format!("'{key}':"),
+        format!("\"{key}\":"),
+    ];
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim_start();
+            prefixes.iter().any(|p| l.starts_with(p.as_str()))
+        })
+        .map(|(k, _)| k + 1)
+        .collect()
 }
 
 #[cfg(test)]
@@ -456,15 +480,24 @@ mod tests {
         let cases: &[(&str, &str)] = &[
             ("", "empty"),
             ("[1, 2]", "expected a map"),
-            ("x: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]", "tile id x is not an integer"),
+            (
+                "x: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]",
+                "tile id x is not an integer",
+            ),
             ("1: [[a, '+'], [a, '+'], [a, '+']]", "exactly 4 edges"),
             ("1: [[a, '+'], [a, '+'], [a], [a, '+']]", "edge 3 (left)"),
-            ("1: [[a, '+'], [a, '*'], [a, '+'], [a, '+']]", "unknown half \"*\""),
+            (
+                "1: [[a, '+'], [a, '*'], [a, '+'], [a, '+']]",
+                "unknown half \"*\"",
+            ),
             (
                 "1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]\n2: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]",
                 "2 tiles is not a square",
             ),
-            ("1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]\n1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]", "duplicate"),
+            (
+                "1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]\n1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]",
+                "duplicate",
+            ),
         ];
         for (text, want) in cases {
             let err = parse(text).unwrap_err().to_string();

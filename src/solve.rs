@@ -182,6 +182,9 @@ pub trait Solver {
     ) -> Result<SolverRun, SolveError>;
 }
 
+/// A progress observer: the progress and the distinct raw solutions so far.
+type ProgressFn<'p> = Box<dyn FnMut(&Progress, usize) + 'p>;
+
 /// The solution callback behind `scramble solve`: verifies, canonicalizes,
 /// de-duplicates.
 pub struct Collector<'p> {
@@ -190,7 +193,7 @@ pub struct Collector<'p> {
     canonical: BTreeSet<Solution>,
     reported: u64,
     rejected: Option<(Solution, VerifyError)>,
-    progress: Option<Box<dyn FnMut(&Progress, usize) + 'p>>,
+    progress: Option<ProgressFn<'p>>,
 }
 
 impl<'p> Collector<'p> {
@@ -322,10 +325,20 @@ mod tests {
     fn collector_verifies_canonicalizes_and_deduplicates() {
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
         let s = Solution::new(
-            [(1, 1), (9, 3), (7, 2), (4, 2), (5, 3), (3, 2), (8, 0), (6, 3), (2, 2)]
-                .iter()
-                .map(|&x| x.into())
-                .collect(),
+            [
+                (1, 1),
+                (9, 3),
+                (7, 2),
+                (4, 2),
+                (5, 3),
+                (3, 2),
+                (8, 0),
+                (6, 3),
+                (2, 2),
+            ]
+            .iter()
+            .map(|&x| x.into())
+            .collect(),
         );
         let mut c = Collector::new(&p);
         for t in s.turns() {

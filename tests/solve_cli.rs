@@ -127,7 +127,11 @@ fn time_limit_reports_an_incomplete_result() {
 fn bad_time_limit_is_a_usage_error() {
     for bad in ["0", "-1", "abc", "inf"] {
         cmd()
-            .args(["solve", seed().to_str().unwrap(), &format!("--time-limit={bad}")])
+            .args([
+                "solve",
+                seed().to_str().unwrap(),
+                &format!("--time-limit={bad}"),
+            ])
             .assert()
             .code(2)
             .stderr(predicate::str::contains("--time-limit"));
@@ -138,7 +142,14 @@ fn bad_time_limit_is_a_usage_error() {
 fn ctrl_c_stops_with_what_was_found() {
     let p = common::corpus().join("crazy-sheep.yaml");
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("scramble"))
-        .args(["solve", p.to_str().unwrap(), "--format", "json", "--threads", "1"])
+        .args([
+            "solve",
+            p.to_str().unwrap(),
+            "--format",
+            "json",
+            "--threads",
+            "1",
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -150,7 +161,12 @@ fn ctrl_c_stops_with_what_was_found() {
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["complete"], false);
     assert_eq!(v["stopped_by"], "interrupted");
@@ -164,7 +180,9 @@ fn missing_runtime_says_how_to_fix_it() {
         .args(["solve", seed().to_str().unwrap()])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("SCRAMBLE_CPSAT_LIB=/nonexistent/libortools.so.9"))
+        .stderr(predicate::str::contains(
+            "SCRAMBLE_CPSAT_LIB=/nonexistent/libortools.so.9",
+        ))
         .stderr(predicate::str::contains("scripts/install-cpsat"))
         .stderr(predicate::str::contains("panicked").not());
 }
@@ -172,9 +190,12 @@ fn missing_runtime_says_how_to_fix_it() {
 #[test]
 fn a_library_that_is_not_ortools_is_rejected() {
     // Any shared library without the CP-SAT C API.
-    let libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists());
+    let libc = [
+        "/lib/x86_64-linux-gnu/libc.so.6",
+        "/usr/lib/x86_64-linux-gnu/libc.so.6",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists());
     let Some(libc) = libc else { return };
     cmd()
         .env("SCRAMBLE_CPSAT_LIB", libc)

@@ -19,15 +19,15 @@ use crate::board::{Placement, extensions};
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats,
-    Split, StopReason,
+    Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
+    StopReason,
 };
 
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Stopper};
 
 /// Solutions kept per subproblem before it is split.
-pub const DEFAULT_POOL: usize = 1024;
+pub const DEFAULT_POOL: usize = 4096;
 /// The pool of a single unsplit solve (`--split none`).
 pub const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.

@@ -43,7 +43,9 @@ pub enum RuntimeError {
         "the CP-SAT runtime ({LIB_NAME} from OR-Tools {PINNED_VERSION}) was not found.\nLooked in:\n{looked}\nFix: run\n    {fix}\nor set {LIB_ENV}=/path/to/{LIB_NAME}"
     )]
     NotFound { looked: String, fix: String },
-    #[error("{LIB_ENV}={path}: {reason}\nFix: point it at {LIB_NAME} of OR-Tools {PINNED_VERSION}, or unset it and run\n    {fix}")]
+    #[error(
+        "{LIB_ENV}={path}: {reason}\nFix: point it at {LIB_NAME} of OR-Tools {PINNED_VERSION}, or unset it and run\n    {fix}"
+    )]
     BadEnv {
         path: String,
         reason: String,
@@ -74,7 +76,9 @@ pub fn install_command() -> String {
 
 /// Where `scripts/install-cpsat` puts the library, relative to a checkout.
 pub fn local_install_relpath() -> PathBuf {
-    PathBuf::from(format!(".cpsat/ortools-{PINNED_VERSION}/ortools/.libs/{LIB_NAME}"))
+    PathBuf::from(format!(
+        ".cpsat/ortools-{PINNED_VERSION}/ortools/.libs/{LIB_NAME}"
+    ))
 }
 
 type NewEnvFn = unsafe extern "C" fn() -> *mut c_void;

@@ -59,7 +59,11 @@ pub fn cp_model(m: &CpModelProto) -> String {
             let _ = writeln!(out, "  name: {}", quote(&c.name));
         }
         if !c.enforcement_literal.is_empty() {
-            let _ = writeln!(out, "  enforcement_literal: {}", list(&c.enforcement_literal));
+            let _ = writeln!(
+                out,
+                "  enforcement_literal: {}",
+                list(&c.enforcement_literal)
+            );
         }
         match &c.constraint {
             Some(Constraint::AllDiff(a)) => {

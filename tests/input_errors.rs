@@ -1,0 +1,161 @@
+//! Bad input: a clear error naming the file and the place, exit code 2, no
+//! panic, nothing written.
+
+mod common;
+
+use common::cmd;
+use predicates::prelude::*;
+
+const TILE: &str = "[[a, '+'], [b, '-'], [a, '-'], [b, '+']]";
+
+fn check(yaml: &str, wants: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let dump = dir.path().join("model.txt");
+    let mut a = cmd()
+        .arg("solve")
+        .arg(&file)
+        .arg("--dump-model")
+        .arg(&dump)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(file.display().to_string()))
+        .stderr(predicate::str::contains("panicked").not())
+        .stdout(predicate::str::is_empty());
+    for w in wants {
+        a = a.stderr(predicate::str::contains(*w));
+    }
+    assert!(!dump.exists(), "nothing written for bad input");
+}
+
+#[test]
+fn tile_count_not_a_square() {
+    check(
+        &format!("1: {TILE}\n2: {TILE}\n"),
+        &["2 tiles is not a square number"],
+    );
+}
+
+#[test]
+fn tile_without_four_edges() {
+    check(
+        &format!("1: {TILE}\n2: [[a, '+'], [a, '+'], [a, '+']]\n3: {TILE}\n4: {TILE}\n"),
+        &[
+            "bad.yaml:2:",
+            "tile 2 must have exactly 4 edges",
+            "found 3 edges",
+        ],
+    );
+    check(
+        "1: 7\n",
+        &["tile 1 must have exactly 4 edges", "the number 7"],
+    );
+}
+
+#[test]
+fn edge_not_a_motif_half_pair() {
+    check(
+        &format!("1: {TILE}\n2: {TILE}\n3: [[a, '+'], [b, '-'], a, [b, '+']]\n4: {TILE}\n"),
+        &[
+            "bad.yaml:3:",
+            "tile 3, edge 3 (left): expected [motif, half]",
+        ],
+    );
+    check(
+        "1: [[a, '+', x], [b, '-'], [a, '-'], [b, '+']]\n",
+        &["tile 1, edge 1 (right): expected [motif, half], found a list of 3 items"],
+    );
+}
+
+#[test]
+fn unknown_half() {
+    check(
+        "1: [[a, '+'], [b, 'x'], [a, '-'], [b, '+']]\n",
+        &["bad.yaml:1:", "tile 1, edge 2 (top): unknown half \"x\""],
+    );
+}
+
+#[test]
+fn non_integer_id() {
+    check(
+        &format!("1: {TILE}\nfour: {TILE}\n"),
+        &["bad.yaml:2:", "tile id four is not an integer"],
+    );
+    check(
+        &format!("1.5: {TILE}\n"),
+        &["tile id 1.5 is not an integer"],
+    );
+}
+
+#[test]
+fn duplicate_id() {
+    check(
+        &format!("1: {TILE}\n2: {TILE}\n1: {TILE}\n"),
+        &["bad.yaml:3: duplicate tile id 1"],
+    );
+}
+
+#[test]
+fn empty_file() {
+    check("", &["empty"]);
+    check("# only a comment\n", &["empty"]);
+    check("{}\n", &["empty"]);
+}
+
+#[test]
+fn not_a_map() {
+    check(
+        "- 1\n- 2\n",
+        &["expected a map of tile id -> 4 edges, found a list of 2 items"],
+    );
+    check(
+        "just text\n",
+        &["expected a map", "the string \"just text\""],
+    );
+}
+
+#[test]
+fn invalid_yaml() {
+    check("1: [[a, '+'\n", &["invalid YAML"]);
+}
+
+#[test]
+fn missing_puzzle() {
+    cmd()
+        .args(["solve", "/nonexistent/puzzle.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent/puzzle.yaml"));
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .arg("solve")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("input/tile_dict.yaml"));
+}
+
+#[test]
+fn ids_are_kept_and_printed_as_given() {
+    // A 1x1 puzzle whose only tile is 42: four raw solutions (rotations), one class.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.yaml");
+    std::fs::write(&file, format!("42: {TILE}\n")).unwrap();
+    let (v, code) = common::solve_json(&[file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(v["raw_count"], 4);
+    assert_eq!(v["canonical_count"], 1);
+    assert_eq!(v["solutions"], serde_json::json!([[[42, 0]]]));
+}
+
+#[test]
+fn dump_model_refuses_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args(["solve", common::seed().to_str().unwrap(), "--dump-model"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+}
