@@ -31,7 +31,7 @@ pub const DEFAULT_POOL: usize = 4096;
 /// The pool of a single unsplit solve (`--split none`).
 pub const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.
-const BASE_SLICE: Duration = Duration::from_secs(2);
+pub const DEFAULT_SLICE: Duration = Duration::from_secs(2);
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -67,15 +67,28 @@ struct Shared<'a> {
     base: &'a CpModelProto,
     model: &'a Model,
     pool: usize,
+    slice: Duration,
     stopping: AtomicBool,
     /// The running solves, per worker, so the coordinator can stop them.
     running: Mutex<Vec<Option<Stopper>>>,
     deadline: Option<Instant>,
 }
 
+/// Limits that decide when a subproblem is split.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Solutions kept per subproblem; a full pool splits it.
+    pub pool: usize,
+    /// The pool of a single unsplit solve (`--split none`).
+    pub unsplit_pool: usize,
+    /// Time slice of a depth-1 subproblem (doubles per level); past it the
+    /// subproblem is split.
+    pub slice: Duration,
+}
+
 pub fn enumerate(
     rt: &'static Runtime,
-    pool: usize,
+    limits: Limits,
     puzzle: &Puzzle,
     model: &Model,
     options: &SolveOptions,
@@ -85,9 +98,9 @@ pub fn enumerate(
     let threads = options.threads.max(1);
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let (initial_depth, adaptive, pool) = match options.split {
-        Split::Auto => (1, true, pool),
-        Split::Depth(k) => (k.min(puzzle.len()), true, pool),
-        Split::None => (0, false, UNSPLIT_POOL),
+        Split::Auto => (1, true, limits.pool),
+        Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
+        Split::None => (0, false, limits.unsplit_pool),
     };
     let mut queue: VecDeque<Job> = prefixes(puzzle, initial_depth)
         .into_iter()
@@ -98,6 +111,7 @@ pub fn enumerate(
         base: &base,
         model,
         pool,
+        slice: limits.slice,
         stopping: AtomicBool::new(false),
         running: Mutex::new(vec![None; threads]),
         deadline,
@@ -281,7 +295,7 @@ impl Shared<'_> {
             .map(|d| d.saturating_duration_since(Instant::now()));
         let slice = job
             .adaptive
-            .then(|| BASE_SLICE * 2u32.saturating_pow(job.prefix.len().saturating_sub(1) as u32));
+            .then(|| self.slice * 2u32.saturating_pow(job.prefix.len().saturating_sub(1) as u32));
         let limit = match (remaining, slice) {
             (Some(r), Some(s)) => Some(r.min(s)),
             (r, s) => r.or(s),

@@ -5,6 +5,7 @@
 //! Nothing outside this module sees protobuf or FFI.
 
 mod enumerate;
+pub use enumerate::Limits;
 pub mod proto;
 pub mod runtime;
 mod text;
@@ -25,8 +26,8 @@ use proto::{
 /// The CP-SAT solver backend.
 pub struct CpSat {
     rt: &'static runtime::Runtime,
-    /// Solutions kept per subproblem; a full pool makes a subproblem split.
-    pub pool_size: usize,
+    /// When subproblems are split (pool size, time slice).
+    pub limits: enumerate::Limits,
 }
 
 impl CpSat {
@@ -34,7 +35,11 @@ impl CpSat {
     pub fn new() -> Result<CpSat, RuntimeError> {
         Ok(CpSat {
             rt: runtime::runtime()?,
-            pool_size: enumerate::DEFAULT_POOL,
+            limits: enumerate::Limits {
+                pool: enumerate::DEFAULT_POOL,
+                unsplit_pool: enumerate::UNSPLIT_POOL,
+                slice: enumerate::DEFAULT_SLICE,
+            },
         })
     }
 
@@ -61,7 +66,7 @@ impl Solver for CpSat {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let model = Model::table(puzzle);
-        enumerate::enumerate(self.rt, self.pool_size, puzzle, &model, options, callback)
+        enumerate::enumerate(self.rt, self.limits, puzzle, &model, options, callback)
     }
 }
 

@@ -1,0 +1,58 @@
+//! The adaptive split: a subproblem whose solution pool fills, or that runs
+//! past its time slice, is split one cell deeper, and nothing is lost.
+
+mod common;
+
+use std::time::Duration;
+
+use scramble::cpsat::CpSat;
+use scramble::puzzle::Puzzle;
+use scramble::solve::{self, Outcome, SolveOptions, Split, StopReason};
+
+fn sternenhimmel() -> Puzzle {
+    Puzzle::load(&common::corpus().join("der-sternenhimmel.yaml")).unwrap()
+}
+
+#[test]
+fn a_full_pool_splits_deeper() {
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.pool = 16;
+    let opts = SolveOptions {
+        split: Split::Depth(0),
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+    assert_eq!(r.outcome, Outcome::Complete);
+    assert_eq!((r.raw.len(), r.canonical.len()), (224, 56));
+    assert!(r.stats.subproblems_split.unwrap() >= 1);
+    assert!(r.stats.max_split_depth.unwrap() >= 1);
+}
+
+#[test]
+fn a_long_subproblem_splits_deeper() {
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.slice = Duration::from_millis(30);
+    let opts = SolveOptions {
+        split: Split::Depth(0),
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+    assert_eq!(r.outcome, Outcome::Complete);
+    assert_eq!((r.raw.len(), r.canonical.len()), (224, 56));
+    assert!(r.stats.subproblems_split.unwrap() >= 1);
+}
+
+#[test]
+fn split_none_with_a_full_pool_is_incomplete_not_truncated_silently() {
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.unsplit_pool = 16;
+    let none = SolveOptions {
+        split: Split::None,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &sternenhimmel(), &none).unwrap();
+    assert_eq!(r.outcome, Outcome::Incomplete(StopReason::PoolFull));
+    assert!(r.raw.len() >= 16 && r.raw.len() < 224);
+}
