@@ -13,6 +13,7 @@ use crate::cpsat::{self, CpSat, RuntimeError};
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::{self, Report};
 use crate::solve::{self, Collector, Outcome, SolveError, SolveOptions, Split, StopToken};
+use crate::symmetry::{Equivalence, Symmetry};
 
 /// Exit codes (documented in README.md).
 pub mod exit {
@@ -43,6 +44,34 @@ pub struct Cli {
 pub enum Command {
     /// Enumerate every solution of a puzzle with OR-Tools CP-SAT.
     Solve(SolveArgs),
+    /// Run every symmetry-breaking formulation on puzzles and check that each
+    /// keeps exactly one solution per class (exit 1 if a documented-exact one
+    /// does not).
+    SymmetryReport(ReportArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Csv,
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Puzzle directories or YAML files.
+    #[arg(required = true)]
+    pub puzzles: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Subproblems solved in parallel (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Time limit of each run; an incomplete run gets no verdict.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -74,6 +103,14 @@ pub struct SolveArgs {
     /// Write the CP model (protobuf text format) to FILE before solving.
     #[arg(long, value_name = "FILE")]
     pub dump_model: Option<PathBuf>,
+    /// Symmetry breaking added to the model: none, or a comma-separated list
+    /// of center, corner, lex, anchor, picture-lex, tiles (docs/symmetry.md).
+    #[arg(long, value_name = "LIST", default_value = "none")]
+    pub symmetry: Symmetry,
+    /// What counts as one class: rotation (labelled solutions up to board
+    /// turns) or picture (finished pictures up to board turns).
+    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    pub equivalence: Equivalence,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -103,6 +140,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Puzzle(_) | CliError::Output { .. } => exit::INPUT,
+            CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
             CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
         }
     }
@@ -112,6 +150,7 @@ impl CliError {
 pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
     match cli.command {
         Command::Solve(args) => solve_command(&args, stop),
+        Command::SymmetryReport(args) => report_command(&args, stop),
     }
 }
 
@@ -123,8 +162,9 @@ fn default_threads() -> usize {
 
 fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let puzzle = Puzzle::load(&args.puzzle)?;
+    args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     if let Some(path) = &args.dump_model {
-        write_file(path, cpsat::model_text(&puzzle).as_bytes())?;
+        write_file(path, cpsat::model_text(&puzzle, &args.symmetry).as_bytes())?;
     }
     let solver = CpSat::new()?;
     let options = SolveOptions {
@@ -135,6 +175,8 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             .unwrap_or_else(default_threads),
         split: args.split,
         stop,
+        symmetry: args.symmetry.clone(),
+        equivalence: args.equivalence,
     };
     let show_progress = std::io::stderr().is_terminal();
     let collector = Collector::new(&puzzle).with_progress(move |p, found| {
@@ -154,8 +196,6 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let report = Report {
         path: &path,
         puzzle: &puzzle,
-        symmetry: "none",
-        equivalence: "rotation",
         result: &result,
         all: args.all,
     };
@@ -170,6 +210,52 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Outcome::Complete | Outcome::Infeasible => exit::OK,
         Outcome::Incomplete(_) => exit::INCOMPLETE,
         Outcome::Invalid(_) => exit::SOLVER,
+    })
+}
+
+fn report_command(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
+    // Load every puzzle first: bad input fails before any solving.
+    let puzzles = args
+        .puzzles
+        .iter()
+        .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let solver = CpSat::new()?;
+    let base = SolveOptions {
+        time_limit: args.time_limit,
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
+        stop: stop.clone(),
+        ..SolveOptions::default()
+    };
+    let combos = crate::symmetry::report_combinations();
+    let mut rows = Vec::new();
+    for (label, puzzle) in &puzzles {
+        if stop.is_stopped() {
+            break;
+        }
+        rows.extend(crate::experiment::run(
+            &solver, puzzle, label, &combos, &base,
+        )?);
+    }
+    let text = match args.format {
+        ReportFormat::Text => crate::experiment::text(&rows),
+        ReportFormat::Json => crate::experiment::json(&rows),
+        ReportFormat::Csv => crate::experiment::csv(&rows),
+        ReportFormat::Markdown => crate::experiment::markdown(&rows),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    let incomplete = stop.is_stopped()
+        || rows
+            .iter()
+            .any(|r| r.not_applicable.is_none() && !r.complete);
+    Ok(if rows.iter().any(|r| r.contradicts_docs) || incomplete {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
     })
 }
 

@@ -7,6 +7,7 @@
 pub mod board;
 pub mod cli;
 pub mod cpsat;
+pub mod experiment;
 pub mod generate;
 pub mod model;
 pub mod puzzle;

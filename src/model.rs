@@ -24,16 +24,52 @@ pub struct IntVar {
     pub domain: Vec<(i64, i64)>,
 }
 
+/// A Boolean literal: a 0/1 variable or its negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lit {
+    Pos(VarId),
+    Neg(VarId),
+}
+
+impl Lit {
+    pub fn not(self) -> Lit {
+        match self {
+            Lit::Pos(v) => Lit::Neg(v),
+            Lit::Neg(v) => Lit::Pos(v),
+        }
+    }
+}
+
+/// A bound large enough for every linear expression scramble builds.
+pub const BIG: i64 = 1 << 40;
+
 /// A constraint of the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Constraint {
     /// All the variables take different values.
     AllDifferent { name: String, vars: Vec<VarId> },
-    /// The variables, in order, take one of the listed tuples.
+    /// The variables, in order, take one of the listed tuples (or, when
+    /// `negated`, none of them). `tuples` is flat: `vars.len()` values a tuple.
     Table {
         name: String,
         vars: Vec<VarId>,
-        tuples: Arc<Vec<[i64; 4]>>,
+        tuples: Arc<Vec<i64>>,
+        negated: bool,
+    },
+    /// `sum(coeff * var)` lies in `domain`, if every `enforce` literal holds.
+    Linear {
+        name: String,
+        terms: Vec<(VarId, i64)>,
+        domain: Vec<(i64, i64)>,
+        enforce: Vec<Lit>,
+    },
+    /// At least one literal holds.
+    BoolOr { name: String, lits: Vec<Lit> },
+    /// Every literal holds, if every `enforce` literal holds.
+    BoolAnd {
+        name: String,
+        lits: Vec<Lit>,
+        enforce: Vec<Lit>,
     },
 }
 
@@ -62,20 +98,20 @@ pub fn intervals(values: &[i64]) -> Vec<(i64, i64)> {
 /// The allowed assignments `(s1, r1, s2, r2)` with `s1 != s2` where edge `e1`
 /// of `s1` under rotation `r1` fits edge `e2` of `s2` under rotation `r2`.
 /// Ordered by tile pair, then rotations, as the original model builds them.
-fn pair_table(puzzle: &Puzzle, e1: usize, e2: usize) -> Vec<[i64; 4]> {
+fn pair_table(puzzle: &Puzzle, e1: usize, e2: usize) -> Vec<i64> {
     iproduct!(&puzzle.tiles, &puzzle.tiles, 0..4u8, 0..4u8)
         .filter(|(a, b, r1, r2)| a.id != b.id && a.edge(*r1, e1).fits(b.edge(*r2, e2)))
-        .map(|(a, b, r1, r2)| [a.id, r1 as i64, b.id, r2 as i64])
+        .flat_map(|(a, b, r1, r2)| [a.id, r1 as i64, b.id, r2 as i64])
         .collect()
 }
 
 /// A_H: right edge of the left tile against left edge of the right tile.
-pub fn horizontal_table(puzzle: &Puzzle) -> Vec<[i64; 4]> {
+pub fn horizontal_table(puzzle: &Puzzle) -> Vec<i64> {
     pair_table(puzzle, RIGHT, LEFT)
 }
 
 /// A_V: bottom edge of the upper tile against top edge of the lower tile.
-pub fn vertical_table(puzzle: &Puzzle) -> Vec<[i64; 4]> {
+pub fn vertical_table(puzzle: &Puzzle) -> Vec<i64> {
     pair_table(puzzle, BOTTOM, TOP)
 }
 
@@ -112,6 +148,7 @@ impl Model {
                     name: format!("horizontal_{}_{}", i + 1, j + 1),
                     vars: vec![a.0, a.1, b.0, b.1],
                     tuples: Arc::clone(&h),
+                    negated: false,
                 });
             }
             if i + 1 < n {
@@ -120,6 +157,7 @@ impl Model {
                     name: format!("vertical_{}_{}", i + 1, j + 1),
                     vars: vec![a.0, a.1, b.0, b.1],
                     tuples: Arc::clone(&v),
+                    negated: false,
                 });
             }
         }
@@ -129,6 +167,38 @@ impl Model {
             constraints,
             cells,
         }
+    }
+
+    /// Add an integer variable; returns its id.
+    pub fn add_var(&mut self, name: String, domain: Vec<(i64, i64)>) -> VarId {
+        self.vars.push(IntVar { name, domain });
+        self.vars.len() - 1
+    }
+
+    /// Add a 0/1 variable; returns its positive literal.
+    pub fn add_bool(&mut self, name: String) -> Lit {
+        Lit::Pos(self.add_var(name, vec![(0, 1)]))
+    }
+
+    /// `lit <=> (var == value)`.
+    pub fn channel_eq(&mut self, name: &str, lit: Lit, var: VarId, value: i64) {
+        self.constraints.push(Constraint::Linear {
+            name: format!("{name}_eq"),
+            terms: vec![(var, 1)],
+            domain: vec![(value, value)],
+            enforce: vec![lit],
+        });
+        self.constraints.push(Constraint::Linear {
+            name: format!("{name}_ne"),
+            terms: vec![(var, 1)],
+            domain: vec![(-BIG, value - 1), (value + 1, BIG)],
+            enforce: vec![lit.not()],
+        });
+    }
+
+    /// The tile and rotation variables of 0-based cell (i, j).
+    pub fn cell(&self, i: usize, j: usize) -> (VarId, VarId) {
+        self.cells[i * self.n + j]
     }
 
     /// The subproblem where the first `prefix.len()` cells (row-major) hold
@@ -192,7 +262,7 @@ mod tests {
     fn tables_hold_exactly_the_fitting_pairs() {
         let p = seed();
         let h = horizontal_table(&p);
-        for t in &h {
+        for t in h.chunks(4) {
             let a = p.tile(t[0]).unwrap();
             let b = p.tile(t[2]).unwrap();
             assert_ne!(t[0], t[2]);
@@ -207,6 +277,6 @@ mod tests {
                         .fits(p.tile(b).unwrap().edge(r2, LEFT))
             })
             .count();
-        assert_eq!(h.len(), brute);
+        assert_eq!(h.len(), 4 * brute);
     }
 }

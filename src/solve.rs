@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
-use crate::symmetry::canonical;
+use crate::symmetry::{Equivalence, Symmetry, SymmetryError, canonical, picture_canonical};
 
 /// Receives every assignment a solver enumerates (row-major placements).
 pub trait SolutionCallback {
@@ -82,6 +82,10 @@ pub struct SolveOptions {
     pub threads: usize,
     pub split: Split,
     pub stop: StopToken,
+    /// Symmetry-breaking constraints added to the model.
+    pub symmetry: Symmetry,
+    /// What counts as one class in `canonical`.
+    pub equivalence: Equivalence,
 }
 
 impl Default for SolveOptions {
@@ -91,6 +95,8 @@ impl Default for SolveOptions {
             threads: 1,
             split: Split::Auto,
             stop: StopToken::new(),
+            symmetry: Symmetry::none(),
+            equivalence: Equivalence::Rotation,
         }
     }
 }
@@ -158,6 +164,8 @@ pub struct SolverRun {
 pub enum SolveError {
     #[error(transparent)]
     Runtime(Box<dyn std::error::Error + Send + Sync>),
+    #[error(transparent)]
+    Symmetry(#[from] SymmetryError),
     #[error("the solver returned an assignment that is not a solution ({reason}):\n{}", .solution.to_seed_text())]
     Unverified {
         solution: Solution,
@@ -185,12 +193,13 @@ pub trait Solver {
 /// A progress observer: the progress and the distinct raw solutions so far.
 type ProgressFn<'p> = Box<dyn FnMut(&Progress, usize) + 'p>;
 
-/// The solution callback behind `scramble solve`: verifies, canonicalizes,
-/// de-duplicates.
+/// The solution callback behind `scramble solve`: verifies, canonicalizes
+/// (under both equivalences), de-duplicates.
 pub struct Collector<'p> {
     puzzle: &'p Puzzle,
     raw: BTreeSet<Solution>,
-    canonical: BTreeSet<Solution>,
+    classes: BTreeSet<Solution>,
+    pictures: BTreeSet<Solution>,
     reported: u64,
     rejected: Option<(Solution, VerifyError)>,
     progress: Option<ProgressFn<'p>>,
@@ -201,7 +210,8 @@ impl<'p> Collector<'p> {
         Collector {
             puzzle,
             raw: BTreeSet::new(),
-            canonical: BTreeSet::new(),
+            classes: BTreeSet::new(),
+            pictures: BTreeSet::new(),
             reported: 0,
             rejected: None,
             progress: None,
@@ -229,7 +239,8 @@ impl SolutionCallback for Collector<'_> {
             return;
         }
         if !self.raw.contains(&s) {
-            self.canonical.insert(canonical(&s));
+            self.classes.insert(canonical(&s));
+            self.pictures.insert(picture_canonical(self.puzzle, &s));
             self.raw.insert(s);
         }
     }
@@ -267,13 +278,29 @@ pub struct SolveResult {
     pub solver: String,
     pub solver_version: String,
     pub model: String,
+    /// The symmetry breaking used, e.g. `lex,tiles`.
+    pub symmetry: String,
+    /// The equivalence `canonical()` follows.
+    pub equivalence: Equivalence,
     pub outcome: Outcome,
     /// Distinct labelled solutions, sorted.
     pub raw: Vec<Solution>,
-    /// Canonical representatives of the classes, sorted.
-    pub canonical: Vec<Solution>,
+    /// Canonical forms of the classes under board turns, sorted.
+    pub classes: Vec<Solution>,
+    /// Canonical forms of the picture classes, sorted.
+    pub pictures: Vec<Solution>,
     pub wall_time: Duration,
     pub stats: SolverStats,
+}
+
+impl SolveResult {
+    /// The canonical representatives under the chosen equivalence.
+    pub fn canonical(&self) -> &[Solution] {
+        match self.equivalence {
+            Equivalence::Rotation => &self.classes,
+            Equivalence::Picture => &self.pictures,
+        }
+    }
 }
 
 /// Run a solver on a puzzle through the [`Collector`].
@@ -292,6 +319,7 @@ pub fn run_with(
     options: &SolveOptions,
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
+    options.symmetry.check(puzzle)?;
     let start = Instant::now();
     let run = solver.enumerate(puzzle, options, &mut collector)?;
     let wall_time = start.elapsed();
@@ -308,9 +336,12 @@ pub fn run_with(
         solver: solver.name().to_string(),
         solver_version: solver.version(),
         model: solver.model_name(),
+        symmetry: options.symmetry.name(),
+        equivalence: options.equivalence,
         outcome,
         raw: collector.raw.into_iter().collect(),
-        canonical: collector.canonical.into_iter().collect(),
+        classes: collector.classes.into_iter().collect(),
+        pictures: collector.pictures.into_iter().collect(),
         wall_time,
         stats: run.stats,
     })
@@ -347,7 +378,8 @@ mod tests {
         }
         assert_eq!(c.reported(), 8);
         assert_eq!(c.raw.len(), 4);
-        assert_eq!(c.canonical.len(), 1);
+        assert_eq!(c.classes.len(), 1);
+        assert_eq!(c.pictures.len(), 1);
         assert!(c.rejected.is_none());
         let mut bad = s.cells().to_vec();
         bad.swap(0, 1);

@@ -12,15 +12,15 @@ mod text;
 
 use std::path::Path;
 
-use crate::model::{Constraint, Model};
+use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{SolutionCallback, SolveError, SolveOptions, Solver, SolverRun};
 
 pub use runtime::{PINNED_VERSION, RuntimeError};
 
 use proto::{
-    AllDifferentConstraintProto, ConstraintProto, CpModelProto, IntegerVariableProto,
-    LinearExpressionProto, TableConstraintProto,
+    AllDifferentConstraintProto, BoolArgumentProto, ConstraintProto, CpModelProto,
+    IntegerVariableProto, LinearConstraintProto, LinearExpressionProto, TableConstraintProto,
 };
 
 /// The CP-SAT solver backend.
@@ -65,7 +65,8 @@ impl Solver for CpSat {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
-        let model = Model::table(puzzle);
+        let mut model = Model::table(puzzle);
+        options.symmetry.add(puzzle, &mut model);
         enumerate::enumerate(self.rt, self.limits, puzzle, &model, options, callback)
     }
 }
@@ -76,6 +77,16 @@ fn expr(var: usize) -> LinearExpressionProto {
         coeffs: vec![1],
         offset: 0,
     }
+}
+
+/// CP-SAT's literal encoding: a variable's index, or `-index - 1` for its negation.
+fn lits(l: &[Lit]) -> Vec<i32> {
+    l.iter()
+        .map(|&l| match l {
+            Lit::Pos(v) => v as i32,
+            Lit::Neg(v) => -(v as i32) - 1,
+        })
+        .collect()
 }
 
 /// The model as a `CpModelProto`.
@@ -99,13 +110,50 @@ pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
                     exprs: vars.iter().map(|&v| expr(v)).collect(),
                 })),
             },
-            Constraint::Table { name, vars, tuples } => ConstraintProto {
+            Constraint::Table {
+                name,
+                vars,
+                tuples,
+                negated,
+            } => ConstraintProto {
                 name: name.clone(),
                 enforcement_literal: vec![],
                 constraint: Some(proto::Constraint::Table(TableConstraintProto {
-                    values: tuples.iter().flatten().copied().collect(),
-                    negated: false,
+                    values: tuples.to_vec(),
+                    negated: *negated,
                     exprs: vars.iter().map(|&v| expr(v)).collect(),
+                })),
+            },
+            Constraint::Linear {
+                name,
+                terms,
+                domain,
+                enforce,
+            } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: lits(enforce),
+                constraint: Some(proto::Constraint::Linear(LinearConstraintProto {
+                    vars: terms.iter().map(|&(v, _)| v as i32).collect(),
+                    coeffs: terms.iter().map(|&(_, c)| c).collect(),
+                    domain: domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
+                })),
+            },
+            Constraint::BoolOr { name, lits: l } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: vec![],
+                constraint: Some(proto::Constraint::BoolOr(BoolArgumentProto {
+                    literals: lits(l),
+                })),
+            },
+            Constraint::BoolAnd {
+                name,
+                lits: l,
+                enforce,
+            } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: lits(enforce),
+                constraint: Some(proto::Constraint::BoolAnd(BoolArgumentProto {
+                    literals: lits(l),
                 })),
             },
         })
@@ -117,7 +165,10 @@ pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
     }
 }
 
-/// The puzzle's CP model in protobuf text format, as OR-Tools prints it.
-pub fn model_text(puzzle: &Puzzle) -> String {
-    text::cp_model(&to_proto(&Model::table(puzzle), &puzzle.name))
+/// The puzzle's CP model (with the symmetry-breaking constraints) in
+/// protobuf text format, as OR-Tools prints it.
+pub fn model_text(puzzle: &Puzzle, symmetry: &crate::symmetry::Symmetry) -> String {
+    let mut model = Model::table(puzzle);
+    symmetry.add(puzzle, &mut model);
+    text::cp_model(&to_proto(&model, &puzzle.name))
 }

@@ -11,8 +11,6 @@ pub struct Report<'a> {
     /// The puzzle path as the user gave it.
     pub path: &'a str,
     pub puzzle: &'a Puzzle,
-    pub symmetry: &'a str,
-    pub equivalence: &'a str,
     pub result: &'a SolveResult,
     /// Print every raw solution, not only the canonical ones.
     pub all: bool,

@@ -18,13 +18,23 @@ pub fn render(r: &Report<'_>) -> String {
     let _ = writeln!(
         out,
         "solver: {} {} (model: {}, symmetry: {}, equivalence: {})",
-        res.solver, res.solver_version, res.model, r.symmetry, r.equivalence
+        res.solver,
+        res.solver_version,
+        res.model,
+        res.symmetry,
+        res.equivalence.name()
     );
     let _ = writeln!(out, "raw solutions: {}", res.raw.len());
-    let _ = writeln!(out, "canonical solutions: {}", res.canonical.len());
+    let _ = writeln!(out, "canonical solutions: {}", res.canonical().len());
+    let _ = writeln!(
+        out,
+        "classes: {} (up to board turns), pictures: {}",
+        res.classes.len(),
+        res.pictures.len()
+    );
     let _ = writeln!(out, "search: {}", r.completeness());
     let _ = writeln!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());
-    let list = if r.all { &res.raw } else { &res.canonical };
+    let list = if r.all { &res.raw[..] } else { res.canonical() };
     for (k, s) in list.iter().enumerate() {
         let _ = writeln!(out, "=== Solution: {} ===", k + 1);
         out.push_str(&s.to_seed_text());

@@ -1,0 +1,265 @@
+//! The symmetry experiment behind `scramble symmetry-report`: run every
+//! formulation (and combination) on a puzzle and check each against the
+//! `none` run's canonical sets.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::board::Solution;
+use crate::puzzle::Puzzle;
+use crate::solve::{self, SolveError, SolveOptions, Solver};
+use crate::symmetry::{Equivalence, Symmetry};
+
+/// How a formulation's solutions compare with the full enumeration's classes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "verdict")]
+pub enum Verdict {
+    /// Exactly one solution per class, no class lost.
+    Exact,
+    /// Some classes have no solution left, and/or some have more than one.
+    Wrong { lost: usize, duplicates: usize },
+    /// The run (or the reference run) did not finish.
+    Unknown,
+}
+
+impl Verdict {
+    fn of(reference: &BTreeSet<Solution>, got: &[Solution], raw: usize) -> Verdict {
+        let got: BTreeSet<&Solution> = got.iter().collect();
+        let lost = reference.iter().filter(|s| !got.contains(s)).count();
+        let duplicates = raw - got.len();
+        if lost == 0 && duplicates == 0 {
+            Verdict::Exact
+        } else {
+            Verdict::Wrong { lost, duplicates }
+        }
+    }
+    pub fn is_exact(&self) -> bool {
+        matches!(self, Verdict::Exact)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Exact => f.write_str("exact"),
+            Verdict::Unknown => f.write_str("unknown (incomplete)"),
+            Verdict::Wrong { lost, duplicates } => {
+                let mut parts = Vec::new();
+                if *lost > 0 {
+                    parts.push(format!("loses {lost} classes"));
+                }
+                if *duplicates > 0 {
+                    parts.push(format!("keeps {duplicates} duplicates"));
+                }
+                f.write_str(&parts.join(", "))
+            }
+        }
+    }
+}
+
+/// One formulation on one puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub puzzle: String,
+    pub formulation: String,
+    /// `None` when the formulation applies; else why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_applicable: Option<String>,
+    pub raw: usize,
+    pub classes: usize,
+    pub pictures: usize,
+    pub complete: bool,
+    pub wall_time_s: f64,
+    pub branches: u64,
+    pub rotation: Verdict,
+    pub picture: Verdict,
+    /// The equivalences it is documented exact for.
+    pub documented_exact: Vec<&'static str>,
+    /// It is documented exact for an equivalence where it is not.
+    pub contradicts_docs: bool,
+}
+
+/// Run every combination on one puzzle. The first combination must be `none`.
+pub fn run(
+    solver: &dyn Solver,
+    puzzle: &Puzzle,
+    label: &str,
+    combinations: &[Symmetry],
+    base: &SolveOptions,
+) -> Result<Vec<Row>, SolveError> {
+    let mut rows = Vec::new();
+    let mut reference: Option<(BTreeSet<Solution>, BTreeSet<Solution>, bool)> = None;
+    for sym in combinations {
+        let exact_for = sym.exact_for();
+        let documented_exact: Vec<&'static str> = exact_for.iter().map(|e| e.name()).collect();
+        let mut row = Row {
+            puzzle: label.to_string(),
+            formulation: sym.name(),
+            not_applicable: None,
+            raw: 0,
+            classes: 0,
+            pictures: 0,
+            complete: false,
+            wall_time_s: 0.0,
+            branches: 0,
+            rotation: Verdict::Unknown,
+            picture: Verdict::Unknown,
+            documented_exact,
+            contradicts_docs: false,
+        };
+        if let Err(e) = sym.check(puzzle) {
+            row.not_applicable = Some(match e {
+                crate::symmetry::SymmetryError::Precondition { reason, .. } => reason,
+                other => other.to_string(),
+            });
+            rows.push(row);
+            continue;
+        }
+        let options = SolveOptions {
+            symmetry: sym.clone(),
+            ..base.clone()
+        };
+        let r = solve::run(solver, puzzle, &options)?;
+        let complete = r.outcome.is_complete();
+        if sym.is_none() {
+            reference = Some((
+                r.classes.iter().cloned().collect(),
+                r.pictures.iter().cloned().collect(),
+                complete,
+            ));
+        }
+        row.raw = r.raw.len();
+        row.classes = r.classes.len();
+        row.pictures = r.pictures.len();
+        row.complete = complete;
+        row.wall_time_s = r.wall_time.as_secs_f64();
+        row.branches = r.stats.branches.unwrap_or(0);
+        if let Some((classes, pictures, true)) = &reference
+            && complete
+        {
+            row.rotation = Verdict::of(classes, &r.classes, row.raw);
+            row.picture = Verdict::of(pictures, &r.pictures, row.raw);
+            row.contradicts_docs = exact_for.iter().any(|e| match e {
+                Equivalence::Rotation => !row.rotation.is_exact(),
+                Equivalence::Picture => !row.picture.is_exact(),
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+const HEADER: [&str; 10] = [
+    "puzzle",
+    "formulation",
+    "raw",
+    "classes",
+    "pictures",
+    "wall_time_s",
+    "branches",
+    "rotation",
+    "picture",
+    "documented_exact",
+];
+
+fn cells(r: &Row) -> [String; 10] {
+    let (raw, classes, pictures, time, branches, rot, pic) = match &r.not_applicable {
+        Some(why) => (
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            format!("n/a: {why}"),
+            "n/a".into(),
+        ),
+        None => (
+            r.raw.to_string(),
+            r.classes.to_string(),
+            r.pictures.to_string(),
+            format!("{:.3}", r.wall_time_s),
+            r.branches.to_string(),
+            r.rotation.to_string(),
+            r.picture.to_string(),
+        ),
+    };
+    [
+        r.puzzle.clone(),
+        r.formulation.clone(),
+        raw,
+        classes,
+        pictures,
+        time,
+        branches,
+        rot,
+        pic,
+        r.documented_exact.join("+"),
+    ]
+}
+
+/// An aligned text table.
+pub fn text(rows: &[Row]) -> String {
+    let table: Vec<[String; 10]> = rows.iter().map(cells).collect();
+    let mut width = HEADER.map(str::len);
+    for row in &table {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cols: Vec<&str>| {
+        let padded: Vec<String> = cols
+            .iter()
+            .zip(width)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(HEADER.to_vec());
+    for row in &table {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    for r in rows.iter().filter(|r| r.contradicts_docs) {
+        out.push_str(&format!(
+            "NOT EXACT: {} on {} is documented exact for {}\n",
+            r.formulation,
+            r.puzzle,
+            r.documented_exact.join(" and ")
+        ));
+    }
+    out
+}
+
+/// A Markdown table (for docs/symmetry.md).
+pub fn markdown(rows: &[Row]) -> String {
+    let mut out = format!("| {} |\n", HEADER.join(" | "));
+    out.push_str(&format!("|{}\n", " --- |".repeat(HEADER.len())));
+    for r in rows {
+        out.push_str(&format!("| {} |\n", cells(r).join(" | ")));
+    }
+    out
+}
+
+/// CSV with a header line.
+pub fn csv(rows: &[Row]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = HEADER.join(",") + "\n";
+    for r in rows {
+        let c = cells(r);
+        out.push_str(&c.iter().map(|s| quote(s)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A JSON array of rows.
+pub fn json(rows: &[Row]) -> String {
+    serde_json::to_string_pretty(rows).expect("serializable") + "\n"
+}

@@ -1,0 +1,88 @@
+//! `picture-lex`: the lex-leader constraint on the picture. The board's
+//! row-major sequence of shown edges (per cell: right, top, left, bottom) is
+//! lexicographically <= that of each of its three turns.
+//!
+//! Auxiliary variables `e_c_d` hold the code of the edge cell c shows in
+//! direction d (one table per cell links them to its tile and rotation). A
+//! turned picture is the same variables in another order, so no further
+//! variables are needed. Alone it keeps every labelled solution whose picture
+//! is the smallest of its turns; with `tiles` it keeps exactly one solution
+//! per picture class.
+
+use std::sync::Arc;
+
+use super::lex::lex_leq;
+use super::{Formulation, Level, turn_picture};
+use crate::model::{Constraint, Model, VarId};
+use crate::puzzle::{Edge, Half, Puzzle};
+
+pub struct PictureLex;
+
+/// The integer code of an edge: motif * 3 + half.
+pub fn edge_code(e: Edge) -> i64 {
+    e.motif as i64 * 3
+        + match e.half {
+            Half::Plus => 0,
+            Half::Minus => 1,
+            Half::Same => 2,
+        }
+}
+
+impl Formulation for PictureLex {
+    fn name(&self) -> &'static str {
+        "picture-lex"
+    }
+    fn level(&self) -> Level {
+        Level::Board
+    }
+    fn summary(&self) -> &'static str {
+        "lex-leader on the picture: the shown-edge sequence is <= each of its turns'"
+    }
+    fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
+        Ok(())
+    }
+    fn add(&self, puzzle: &Puzzle, model: &mut Model) {
+        let n = puzzle.n;
+        let max_code = 3 * puzzle.motifs.len() as i64;
+        let tuples: Arc<Vec<i64>> = Arc::new(
+            puzzle
+                .tiles
+                .iter()
+                .flat_map(|t| {
+                    (0..4u8).flat_map(move |r| {
+                        let mut row = vec![t.id, r as i64];
+                        row.extend((0..4).map(|d| edge_code(t.edge(r, d))));
+                        row
+                    })
+                })
+                .collect(),
+        );
+        let cells = model.cells.clone();
+        let shown: Vec<[VarId; 4]> = cells
+            .iter()
+            .enumerate()
+            .map(|(c, &(t, r))| {
+                let (i, j) = (c / n + 1, c % n + 1);
+                let e: [VarId; 4] = std::array::from_fn(|d| {
+                    model.add_var(format!("edge_{i}_{j}_{d}"), vec![(0, max_code)])
+                });
+                let mut vars = vec![t, r];
+                vars.extend(e);
+                model.constraints.push(Constraint::Table {
+                    name: format!("edges_{i}_{j}"),
+                    vars,
+                    tuples: Arc::clone(&tuples),
+                    negated: false,
+                });
+                e
+            })
+            .collect();
+        let xs: Vec<VarId> = shown.iter().flatten().copied().collect();
+        let mut turned = shown.clone();
+        for k in 1..4 {
+            turned = turn_picture(n, &turned);
+            let ys: Vec<VarId> = turned.iter().flatten().copied().collect();
+            lex_leq(model, &format!("picture_lex_turn{k}"), &xs, &ys);
+        }
+    }
+}
