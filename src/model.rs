@@ -31,8 +31,9 @@ pub enum Lit {
     Neg(VarId),
 }
 
-impl Lit {
-    pub fn not(self) -> Lit {
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
         match self {
             Lit::Pos(v) => Lit::Neg(v),
             Lit::Neg(v) => Lit::Pos(v),
@@ -192,7 +193,7 @@ impl Model {
             name: format!("{name}_ne"),
             terms: vec![(var, 1)],
             domain: vec![(-BIG, value - 1), (value + 1, BIG)],
-            enforce: vec![lit.not()],
+            enforce: vec![!lit],
         });
     }
 

@@ -110,7 +110,7 @@ pub(super) fn lex_leq(model: &mut Model, name: &str, xs: &[VarId], ys: &[VarId])
             name: format!("{name}_ne_{p}"),
             terms: vec![(x, 1), (y, -1)],
             domain: vec![(-BIG, -1), (1, BIG)],
-            enforce: vec![eq.not()],
+            enforce: vec![!eq],
         });
         let e = model.add_bool(format!("{name}_equal_to_{p}"));
         let mut both: Vec<Lit> = vec![eq];
@@ -120,7 +120,7 @@ pub(super) fn lex_leq(model: &mut Model, name: &str, xs: &[VarId], ys: &[VarId])
             lits: both.clone(),
             enforce: vec![e],
         });
-        let mut back: Vec<Lit> = both.iter().map(|l| l.not()).collect();
+        let mut back: Vec<Lit> = both.iter().map(|&l| !l).collect();
         back.push(e);
         model.constraints.push(Constraint::BoolOr {
             name: format!("{name}_equal_to_{p}_implied"),

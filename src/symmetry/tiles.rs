@@ -65,7 +65,7 @@ impl Formulation for Tiles {
             for pair in class.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
                 for c in 0..cells.len() {
-                    let mut lits = vec![at[&(c, b)].not()];
+                    let mut lits = vec![!at[&(c, b)]];
                     lits.extend((0..c).map(|e| at[&(e, a)]));
                     model.constraints.push(Constraint::BoolOr {
                         name: format!("tiles_{a}_before_{b}_{}_{}", c / n + 1, c % n + 1),
