@@ -1,5 +1,7 @@
 //! Every 2x2, 3x3 and 4x4 corpus puzzle, solved with the real CP-SAT solver:
-//! raw and canonical counts equal the independent reference in expected.tsv.
+//! raw, class and picture counts equal the independent reference in
+//! expected.tsv, and every symmetry-breaking formulation keeps exactly one
+//! solution per class (the same canonical sets as the full enumeration).
 
 mod common;
 
@@ -8,17 +10,72 @@ use std::sync::Mutex;
 use scramble::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
+use scramble::symmetry::{Equivalence, Symmetry};
+
+fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
+    let mut failures = Vec::new();
+    let p = Puzzle::load(&common::corpus().join(&e.file)).unwrap();
+    assert_eq!(p.n, e.n, "{}", e.file);
+    let none = solve::run(solver, &p, &SolveOptions::default()).unwrap();
+    let got = (
+        none.raw.len() as u64,
+        none.classes.len() as u64,
+        none.pictures.len() as u64,
+    );
+    let want = (e.raw.unwrap(), e.classes.unwrap(), e.pictures.unwrap());
+    if got != want || none.outcome != Outcome::Complete {
+        failures.push(format!(
+            "{} none: got raw/classes/pictures {got:?} ({:?}), expected {want:?}",
+            e.file, none.outcome
+        ));
+        return failures;
+    }
+    let runs: [(&str, Equivalence); 5] = [
+        ("center", Equivalence::Rotation),
+        ("corner", Equivalence::Rotation),
+        ("lex", Equivalence::Rotation),
+        ("anchor", Equivalence::Rotation),
+        ("picture-lex,tiles", Equivalence::Picture),
+    ];
+    for (name, eq) in runs {
+        let symmetry: Symmetry = name.parse().unwrap();
+        if symmetry.check(&p).is_err() {
+            continue;
+        }
+        let opts = SolveOptions {
+            symmetry,
+            equivalence: eq,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(solver, &p, &opts).unwrap();
+        let (count, reference, kept) = match eq {
+            Equivalence::Rotation => (want.1, &none.classes, &r.classes),
+            Equivalence::Picture => (want.2, &none.pictures, &r.pictures),
+        };
+        if r.outcome != Outcome::Complete || r.raw.len() as u64 != count || kept != reference {
+            failures.push(format!(
+                "{} {name}: raw {} ({:?}), expected {count}; same canonical set: {}",
+                e.file,
+                r.raw.len(),
+                r.outcome,
+                kept == reference
+            ));
+        }
+    }
+    failures
+}
 
 #[test]
-fn corpus_counts_match_expected_tsv() {
+fn corpus_counts_and_formulations_match_expected_tsv() {
     let solver = CpSat::new().expect("CP-SAT runtime (run scripts/install-cpsat)");
     let mut rows: Vec<_> = common::expected()
         .into_iter()
         .filter(|e| e.n <= 4)
         .collect();
     assert!(rows.len() >= 85, "corpus rows: {}", rows.len());
-    // Biggest first, so the long ones overlap with the many small ones.
-    rows.sort_by_key(|e| std::cmp::Reverse(e.raw.unwrap_or(u64::MAX)));
+    // Smallest last: pop() takes the biggest first, so the long ones overlap
+    // with the many small ones.
+    rows.sort_by_key(|e| e.raw.unwrap_or(u64::MAX));
     let queue = Mutex::new(rows);
     let failures = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -29,24 +86,8 @@ fn corpus_counts_match_expected_tsv() {
                     let Some(e) = queue.lock().unwrap().pop() else {
                         break;
                     };
-                    let p = Puzzle::load(&common::corpus().join(&e.file)).unwrap();
-                    assert_eq!(p.n, e.n, "{}", e.file);
-                    let opts = SolveOptions::default();
-                    let r = solve::run(&solver, &p, &opts).unwrap();
-                    let got = (r.raw.len() as u64, r.canonical.len() as u64);
-                    let want = (e.raw.unwrap(), e.classes.unwrap());
-                    let complete = r.outcome
-                        == if want.0 == 0 {
-                            Outcome::Infeasible
-                        } else {
-                            Outcome::Complete
-                        };
-                    if got != want || !complete {
-                        failures.lock().unwrap().push(format!(
-                            "{}: got raw {} classes {} ({:?}), expected raw {} classes {}",
-                            e.file, got.0, got.1, r.outcome, want.0, want.1
-                        ));
-                    }
+                    let f = check_puzzle(&solver, &e);
+                    failures.lock().unwrap().extend(f);
                 }
             });
         }

@@ -22,10 +22,55 @@ proptest! {
         let r = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
         prop_assert_eq!(&r.outcome, &Outcome::Complete);
         prop_assert!(r.raw.contains(&planted));
-        prop_assert!(r.canonical.contains(&canonical(&planted)));
-        prop_assert_eq!(r.raw.len(), 4 * r.canonical.len());
+        prop_assert!(r.classes.contains(&canonical(&planted)));
+        prop_assert_eq!(r.raw.len(), 4 * r.classes.len());
         for s in &r.raw {
-            prop_assert!(r.canonical.contains(&canonical(s)));
+            prop_assert!(r.classes.contains(&canonical(s)));
+        }
+    }
+}
+
+mod symmetry {
+    use super::*;
+    use scramble::symmetry::{Equivalence, Symmetry};
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// On random puzzles (few motifs make identical and rotation-symmetric
+        /// tiles likely), every board-level formulation keeps exactly one
+        /// solution per class, and picture-lex,tiles exactly one per picture.
+        #[test]
+        fn formulations_keep_one_solution_per_class(
+            seed in any::<u64>(),
+            (n, motifs) in prop_oneof![(1usize..=2, 1usize..=3), (3usize..=3, 3usize..=5)],
+            self_matching in any::<bool>(),
+        ) {
+            let solver = CpSat::new().expect("CP-SAT runtime");
+            let (puzzle, _) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
+            let none = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
+            prop_assert_eq!(&none.outcome, &Outcome::Complete);
+            for (name, eq) in [
+                ("center", Equivalence::Rotation),
+                ("corner", Equivalence::Rotation),
+                ("lex", Equivalence::Rotation),
+                ("anchor", Equivalence::Rotation),
+                ("picture-lex,tiles", Equivalence::Picture),
+            ] {
+                let symmetry: Symmetry = name.parse().unwrap();
+                if symmetry.check(&puzzle).is_err() {
+                    continue;
+                }
+                let opts = SolveOptions { symmetry, equivalence: eq, ..SolveOptions::default() };
+                let r = solve::run(&solver, &puzzle, &opts).unwrap();
+                prop_assert_eq!(&r.outcome, &Outcome::Complete);
+                let (reference, kept) = match eq {
+                    Equivalence::Rotation => (&none.classes, &r.classes),
+                    Equivalence::Picture => (&none.pictures, &r.pictures),
+                };
+                prop_assert_eq!(r.raw.len(), reference.len(), "{}", name);
+                prop_assert_eq!(kept, reference, "{}", name);
+            }
         }
     }
 }

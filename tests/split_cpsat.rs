@@ -24,7 +24,7 @@ fn a_full_pool_splits_deeper() {
     };
     let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
     assert_eq!(r.outcome, Outcome::Complete);
-    assert_eq!((r.raw.len(), r.canonical.len()), (224, 56));
+    assert_eq!((r.raw.len(), r.classes.len()), (224, 56));
     assert!(r.stats.subproblems_split.unwrap() >= 1);
     assert!(r.stats.max_split_depth.unwrap() >= 1);
 }
@@ -40,7 +40,7 @@ fn a_long_subproblem_splits_deeper() {
     };
     let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
     assert_eq!(r.outcome, Outcome::Complete);
-    assert_eq!((r.raw.len(), r.canonical.len()), (224, 56));
+    assert_eq!((r.raw.len(), r.classes.len()), (224, 56));
     assert!(r.stats.subproblems_split.unwrap() >= 1);
 }
 
