@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
+use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::cpsat::{self, CpSat, RuntimeError};
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::{self, Report};
@@ -75,6 +76,15 @@ pub struct ReportArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolverKind {
+    /// OR-Tools CP-SAT through its C API.
+    #[value(name = "cp-sat")]
+    CpSat,
+    /// The native backtracking search.
+    Backtrack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
     Json,
@@ -87,6 +97,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The solver.
+    #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
+    pub solver: SolverKind,
+    /// Placement order of the backtracking solver (default: row).
+    #[arg(long, value_name = "row|spiral|constrained")]
+    pub order: Option<Order>,
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
@@ -130,6 +146,8 @@ pub enum CliError {
     Puzzle(#[from] PuzzleError),
     #[error("{path}: {message}")]
     Output { path: PathBuf, message: String },
+    #[error("{0}")]
+    Usage(String),
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
     #[error(transparent)]
@@ -139,7 +157,7 @@ pub enum CliError {
 impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Puzzle(_) | CliError::Output { .. } => exit::INPUT,
+            CliError::Puzzle(_) | CliError::Output { .. } | CliError::Usage(_) => exit::INPUT,
             CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
             CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
         }
@@ -166,7 +184,19 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     if let Some(path) = &args.dump_model {
         write_file(path, cpsat::model_text(&puzzle, &args.symmetry).as_bytes())?;
     }
-    let solver = CpSat::new()?;
+    let solver: Box<dyn solve::Solver> = match args.solver {
+        SolverKind::CpSat => {
+            if args.order.is_some() {
+                return Err(CliError::Usage(
+                    "--order applies to --solver backtrack only".into(),
+                ));
+            }
+            Box::new(CpSat::new()?)
+        }
+        SolverKind::Backtrack => Box::new(Backtrack {
+            order: args.order.unwrap_or(DEFAULT_ORDER),
+        }),
+    };
     let options = SolveOptions {
         time_limit: args.time_limit,
         threads: args
@@ -187,7 +217,7 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             );
         }
     });
-    let result = solve::run_with(&solver, &puzzle, &options, collector);
+    let result = solve::run_with(solver.as_ref(), &puzzle, &options, collector);
     if show_progress {
         eprint!("\r\x1b[K");
     }

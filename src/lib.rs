@@ -4,6 +4,7 @@
 //! [`puzzle`] -> [`board`] -> [`symmetry`] -> [`model`] -> [`cpsat`] ->
 //! [`solve`] -> [`render`] -> [`cli`]. See docs/architecture.md.
 
+pub mod backtrack;
 pub mod board;
 pub mod cli;
 pub mod cpsat;

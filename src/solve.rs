@@ -150,6 +150,13 @@ pub struct SolverStats {
     pub max_split_depth: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<usize>,
+    /// Backtracking: placements made, in total and per depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_per_depth: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_per_second: Option<f64>,
 }
 
 /// What a backend returns after enumerating.

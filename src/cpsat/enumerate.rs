@@ -124,6 +124,7 @@ pub fn enumerate(
         subproblems_split: Some(0),
         max_split_depth: Some(initial_depth),
         workers: Some(threads),
+        ..SolverStats::default()
     };
     let mut stop_reason: Option<StopReason> = None;
     let mut incomplete = false;

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::{Formulation, Level, turn_sources};
+use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::Puzzle;
 
@@ -31,6 +32,24 @@ impl Formulation for Anchor {
     }
     fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
         Ok(())
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        let t_min = puzzle.tiles[0].id;
+        s.cells()
+            .iter()
+            .enumerate()
+            .all(|(c, p)| p.tile != t_min || self.allows(puzzle, c, p.tile, p.rotation))
+    }
+    fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
+        let n = puzzle.n;
+        if tile != puzzle.tiles[0].id {
+            return true;
+        }
+        if turn_sources(n, 1)[cell] == cell {
+            rotation == 0
+        } else {
+            orbit_representative(n, cell) == cell
+        }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.n;

@@ -4,6 +4,7 @@
 //! exactly one of the four turns of a solution has it at rotation 0.
 
 use super::{Formulation, Level};
+use crate::board::Solution;
 use crate::model::{Constraint, Model};
 use crate::puzzle::Puzzle;
 
@@ -28,6 +29,14 @@ impl Formulation for Center {
                 n = puzzle.n
             ))
         }
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        let m = puzzle.n / 2;
+        s.at(m, m).rotation == 0
+    }
+    fn allows(&self, puzzle: &Puzzle, cell: usize, _tile: i64, rotation: u8) -> bool {
+        let m = puzzle.n / 2;
+        cell != m * puzzle.n + m || rotation == 0
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let m = puzzle.n / 2;

@@ -4,6 +4,7 @@
 //! tiles are distinct, so exactly one turn puts the smallest of them top-left.
 
 use super::{Formulation, Level};
+use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::Puzzle;
 
@@ -25,6 +26,13 @@ impl Formulation for Corner {
         } else {
             Err("needs four distinct corners (n >= 2); this board is 1x1".into())
         }
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        let n = puzzle.n;
+        let tl = s.at(0, 0).tile;
+        [(0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+            .iter()
+            .all(|&(i, j)| tl < s.at(i, j).tile)
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.n;

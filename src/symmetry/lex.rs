@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use super::{Formulation, Level, turn_sources};
+use crate::board::Solution;
 use crate::model::{BIG, Constraint, Lit, Model, VarId};
 use crate::puzzle::Puzzle;
 
@@ -27,6 +28,9 @@ impl Formulation for Lex {
     }
     fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
         Ok(())
+    }
+    fn accepts(&self, _puzzle: &Puzzle, s: &Solution) -> bool {
+        s.turns()[1..].iter().all(|t| s <= t)
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.n;

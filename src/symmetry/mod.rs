@@ -198,6 +198,15 @@ pub trait Formulation: Sync {
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String>;
     /// Add its constraints to the model.
     fn add(&self, puzzle: &Puzzle, model: &mut Model);
+    /// Whether a (verified) solution satisfies it: the same condition as the
+    /// constraints, stated directly (the native solver filters with it).
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool;
+    /// Whether tile `tile` may stand in 0-based cell `cell` with `rotation`,
+    /// as far as this formulation can tell from that cell alone (pruning for
+    /// the native solver; never stricter than `accepts`).
+    fn allows(&self, _puzzle: &Puzzle, _cell: usize, _tile: i64, _rotation: u8) -> bool {
+        true
+    }
 }
 
 /// Every formulation, in the order reports list them.
@@ -308,6 +317,18 @@ impl Symmetry {
                 })?;
         }
         Ok(())
+    }
+
+    /// Whether a solution satisfies every part.
+    pub fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        self.parts.iter().all(|p| p.accepts(puzzle, s))
+    }
+
+    /// Whether every part allows this placement in this cell.
+    pub fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
+        self.parts
+            .iter()
+            .all(|p| p.allows(puzzle, cell, tile, rotation))
     }
 
     /// Add every part's constraints to the model.

@@ -12,7 +12,8 @@
 use std::sync::Arc;
 
 use super::lex::lex_leq;
-use super::{Formulation, Level, turn_picture};
+use super::{Formulation, Level, picture, turn_picture};
+use crate::board::Solution;
 use crate::model::{Constraint, Model, VarId};
 use crate::puzzle::{Edge, Half, Puzzle};
 
@@ -40,6 +41,16 @@ impl Formulation for PictureLex {
     }
     fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
         Ok(())
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        let codes =
+            |p: &[[Edge; 4]]| -> Vec<i64> { p.iter().flatten().map(|&e| edge_code(e)).collect() };
+        let mut pic = picture(puzzle, s);
+        let first = codes(&pic);
+        (1..4).all(|_| {
+            pic = turn_picture(puzzle.n, &pic);
+            first <= codes(&pic)
+        })
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.n;

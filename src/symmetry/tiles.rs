@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{Formulation, Level, identical_classes, period};
+use crate::board::Solution;
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 
@@ -30,6 +31,20 @@ impl Formulation for Tiles {
     }
     fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
         Ok(())
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        let pos = |id: i64| s.cells().iter().position(|p| p.tile == id);
+        let ordered = identical_classes(puzzle)
+            .iter()
+            .all(|class| class.windows(2).all(|w| pos(w[0]) < pos(w[1])));
+        ordered
+            && s.cells()
+                .iter()
+                .enumerate()
+                .all(|(c, p)| self.allows(puzzle, c, p.tile, p.rotation))
+    }
+    fn allows(&self, puzzle: &Puzzle, _cell: usize, tile: i64, rotation: u8) -> bool {
+        puzzle.tile(tile).is_none_or(|t| rotation < period(t))
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.n;
