@@ -7,6 +7,7 @@ mod common;
 
 use std::sync::Mutex;
 
+use scramble::backtrack::Backtrack;
 use scramble::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
@@ -29,6 +30,11 @@ fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
             e.file, none.outcome
         ));
         return failures;
+    }
+    // The native solver enumerates exactly the same labelled solutions.
+    let bt = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
+    if bt.raw != none.raw {
+        failures.push(format!("{}: backtrack and CP-SAT solution sets differ", e.file));
     }
     let runs: [(&str, Equivalence); 5] = [
         ("center", Equivalence::Rotation),

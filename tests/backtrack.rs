@@ -1,0 +1,159 @@
+//! The native backtracking solver: every corpus puzzle of every size against
+//! expected.tsv, the same canonical sets as CP-SAT on random puzzles, the same
+//! symmetry semantics, and the CLI.
+
+mod common;
+
+use common::{cmd, corpus, seed, solve_json};
+use predicates::prelude::*;
+use proptest::prelude::*;
+use scramble::backtrack::{Backtrack, Order};
+use scramble::cpsat::CpSat;
+use scramble::generate::{PlantOptions, Rng, plant};
+use scramble::puzzle::Puzzle;
+use scramble::solve::{self, Outcome, SolveOptions};
+use scramble::symmetry::{Equivalence, Symmetry};
+
+#[test]
+fn every_corpus_puzzle_matches_expected_tsv() {
+    let mut failures = Vec::new();
+    let rows = common::expected();
+    assert!(rows.iter().any(|e| e.n == 6 && e.raw.is_some()));
+    for e in rows.iter().filter(|e| e.raw.is_some()) {
+        let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
+        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+            let r = solve::run(&Backtrack { order }, &p, &SolveOptions::default()).unwrap();
+            let got = (r.raw.len() as u64, r.classes.len() as u64, r.pictures.len() as u64);
+            let want = (e.raw.unwrap(), e.classes.unwrap(), e.pictures.unwrap());
+            if got != want || !r.outcome.is_complete() {
+                failures.push(format!("{} {order}: got {got:?}, expected {want:?}", e.file));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn symmetry_formulations_keep_the_same_classes_as_without() {
+    // Board-level rules as pruning, and picture-lex,tiles, on puzzles with
+    // identical tiles and thousands of solutions, every size.
+    for file in [
+        "der-sternenhimmel.yaml",
+        "quadromino-haba.yaml",
+        "crazy-sheep.yaml",
+        "kaleidoscope-lagoon-2001.yaml",
+        "quasthoff-example.yaml",
+        "danger-puzzle.yaml",
+    ] {
+        let p = Puzzle::load(&corpus().join(file)).unwrap();
+        let bt = Backtrack::default();
+        let none = solve::run(&bt, &p, &SolveOptions::default()).unwrap();
+        for (name, eq) in [
+            ("center", Equivalence::Rotation),
+            ("corner", Equivalence::Rotation),
+            ("lex", Equivalence::Rotation),
+            ("anchor", Equivalence::Rotation),
+            ("picture-lex,tiles", Equivalence::Picture),
+        ] {
+            let symmetry: Symmetry = name.parse().unwrap();
+            if symmetry.check(&p).is_err() {
+                continue;
+            }
+            let opts = SolveOptions {
+                symmetry,
+                equivalence: eq,
+                threads: 2,
+                ..SolveOptions::default()
+            };
+            let r = solve::run(&bt, &p, &opts).unwrap();
+            let reference = match eq {
+                Equivalence::Rotation => &none.classes,
+                Equivalence::Picture => &none.pictures,
+            };
+            assert_eq!(r.raw.len(), reference.len(), "{file} {name}");
+            assert_eq!(r.canonical(), &reference[..], "{file} {name}");
+        }
+    }
+}
+
+#[test]
+fn threads_give_the_same_solutions_and_node_counts() {
+    let p = Puzzle::load(&corpus().join("crazy-sheep.yaml")).unwrap();
+    let one = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
+    let two = solve::run(
+        &Backtrack::default(),
+        &p,
+        &SolveOptions {
+            threads: 2,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(one.raw, two.raw);
+    assert_eq!(one.stats.nodes, two.stats.nodes);
+    assert_eq!(one.stats.nodes_per_depth, two.stats.nodes_per_depth);
+    let per_depth = one.stats.nodes_per_depth.unwrap();
+    assert_eq!(per_depth.len(), 16);
+    assert_eq!(per_depth.iter().sum::<u64>(), one.stats.nodes.unwrap());
+    assert_eq!(*per_depth.last().unwrap(), 880);
+}
+
+#[test]
+fn cli_backtrack_json() {
+    let (v, code) = solve_json(&[seed().to_str().unwrap(), "--solver", "backtrack", "--order", "spiral"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["solver"], "backtrack");
+    assert_eq!(v["model"], "spiral");
+    assert_eq!(v["raw_count"], 4);
+    assert_eq!(v["canonical_count"], 1);
+    assert_eq!(
+        v["solutions"],
+        serde_json::json!([[[1, 1], [9, 3], [7, 2], [4, 2], [5, 3], [3, 2], [8, 0], [6, 3], [2, 2]]])
+    );
+    let stats = &v["solver_stats"];
+    assert!(stats["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(stats["nodes_per_depth"].as_array().unwrap().len(), 9);
+    assert!(stats["nodes_per_second"].as_f64().is_some());
+    cmd()
+        .args(["solve", seed().to_str().unwrap(), "--order", "row"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--order applies to --solver backtrack"));
+}
+
+#[test]
+fn backtrack_time_limit_is_incomplete() {
+    // The Ant Trails puzzle has astronomically many labelled solutions.
+    let p = corpus().join("the-ant-trails-puzzle.yaml");
+    let out = cmd()
+        .args(["solve", p.to_str().unwrap(), "--solver", "backtrack", "--time-limit", "0.5", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["stopped_by"], "time_limit");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Both solvers enumerate the same solutions of random planted puzzles.
+    #[test]
+    fn backtrack_and_cpsat_agree(
+        seed in any::<u64>(),
+        (n, motifs) in prop_oneof![(1usize..=2, 2usize..=6), (3usize..=3, 3usize..=6), (4usize..=4, 6usize..=6)],
+        self_matching in any::<bool>(),
+    ) {
+        let (puzzle, planted) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
+        let cp = solve::run(&CpSat::new().unwrap(), &puzzle, &SolveOptions::default()).unwrap();
+        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+            let bt = solve::run(&Backtrack { order }, &puzzle, &SolveOptions::default()).unwrap();
+            prop_assert_eq!(&bt.outcome, &Outcome::Complete);
+            prop_assert!(bt.raw.contains(&planted));
+            prop_assert_eq!(&bt.raw, &cp.raw);
+            prop_assert_eq!(&bt.classes, &cp.classes);
+            prop_assert_eq!(&bt.pictures, &cp.pictures);
+        }
+    }
+}
