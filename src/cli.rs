@@ -49,6 +49,65 @@ pub enum Command {
     /// keeps exactly one solution per class (exit 1 if a documented-exact one
     /// does not).
     SymmetryReport(ReportArgs),
+    /// Solve puzzles with both CP-SAT and backtracking and check that the
+    /// canonical solution sets are identical (exit 1 if not).
+    Compare(CompareArgs),
+    /// Write random solvable puzzles made by planting a solution.
+    Generate(GenerateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Puzzle directories or YAML files.
+    #[arg(required = true)]
+    pub puzzles: Vec<PathBuf>,
+    /// Symmetry breaking for both solvers (see `solve --symmetry`).
+    #[arg(long, value_name = "LIST", default_value = "none")]
+    pub symmetry: Symmetry,
+    /// What counts as one class.
+    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    pub equivalence: Equivalence,
+    /// Placement order of the backtracking solver.
+    #[arg(long, value_name = "row|spiral|constrained")]
+    pub order: Option<Order>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Threads for each solver (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Time limit of each run.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Board side n (n x n tiles).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=11))]
+    pub size: u32,
+    /// Number of motifs.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub motifs: u32,
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub count: u32,
+    /// Random seed: the same seed gives the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// At least this many tiles identical (up to rotation) to another tile.
+    #[arg(long, default_value_t = 0)]
+    pub duplicates: u32,
+    /// Use self-matching halves `=` too.
+    #[arg(long)]
+    pub self_matching: bool,
+    /// Keep only puzzles with exactly one solution: one finished picture up
+    /// to board turns (checked with the backtracking solver).
+    #[arg(long)]
+    pub unique: bool,
+    /// Output folder (created if missing; existing files are never overwritten).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -169,6 +228,8 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
     match cli.command {
         Command::Solve(args) => solve_command(&args, stop),
         Command::SymmetryReport(args) => report_command(&args, stop),
+        Command::Compare(args) => compare_command(&args, stop),
+        Command::Generate(args) => generate_command(&args),
     }
 }
 
@@ -287,6 +348,144 @@ fn report_command(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     } else {
         exit::OK
     })
+}
+
+fn compare_command(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
+    let puzzles = args
+        .puzzles
+        .iter()
+        .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (_, p) in &puzzles {
+        args.symmetry.check(p).map_err(SolveError::from)?;
+    }
+    let cp = CpSat::new()?;
+    let bt = Backtrack {
+        order: args.order.unwrap_or(DEFAULT_ORDER),
+    };
+    let options = SolveOptions {
+        time_limit: args.time_limit,
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
+        stop: stop.clone(),
+        symmetry: args.symmetry.clone(),
+        equivalence: args.equivalence,
+        ..SolveOptions::default()
+    };
+    let mut rows = Vec::new();
+    let mut disagreements = Vec::new();
+    for (label, puzzle) in &puzzles {
+        if stop.is_stopped() {
+            break;
+        }
+        let (r, d) = crate::compare::compare(&[&cp, &bt], puzzle, label, &options)?;
+        rows.extend(r);
+        disagreements.extend(d);
+    }
+    let text = match args.format {
+        ReportFormat::Text | ReportFormat::Markdown => crate::compare::text(&rows, &disagreements),
+        ReportFormat::Json => crate::compare::json(&rows, &disagreements),
+        ReportFormat::Csv => crate::compare::csv(&rows),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    for d in &disagreements {
+        eprintln!("disagreement on {}: {}", d.puzzle, d.message);
+    }
+    let incomplete = stop.is_stopped() || rows.iter().any(|r| !r.complete);
+    Ok(if !disagreements.is_empty() || incomplete {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
+    })
+}
+
+fn generate_command(args: &GenerateArgs) -> Result<u8, CliError> {
+    use crate::generate::{PlantOptions, Rng, plant_with_duplicates, to_yaml};
+    let (n, m) = (args.size as usize, args.motifs as usize);
+    if args.duplicates as usize > n * n {
+        return Err(CliError::Usage(format!(
+            "--duplicates {} is more than the {} tiles of a {n}x{n} board",
+            args.duplicates,
+            n * n
+        )));
+    }
+    let names: Vec<PathBuf> = (1..=args.count)
+        .map(|k| {
+            args.out
+                .join(format!("{n}x{n}-m{m}-s{}-{k:04}.yaml", args.seed))
+        })
+        .collect();
+    if let Some(existing) = names.iter().find(|p| p.exists()) {
+        return Err(CliError::Output {
+            path: existing.clone(),
+            message: "already exists; scramble generate never overwrites files".into(),
+        });
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| CliError::Output {
+        path: args.out.clone(),
+        message: format!("cannot create the folder: {e}"),
+    })?;
+    let options = PlantOptions {
+        n,
+        motifs: m,
+        self_matching: args.self_matching,
+    };
+    let mut master = Rng::new(args.seed);
+    let bt = Backtrack::default();
+    for (k, path) in names.iter().enumerate() {
+        let mut rng = Rng::new(master.next_u64());
+        let mut tries = 0;
+        let (mut puzzle, planted) = loop {
+            tries += 1;
+            if tries > 10_000 {
+                return Err(CliError::Usage(format!(
+                    "no puzzle found for #{} after 10000 tries: relax --duplicates or --unique, or use more motifs",
+                    k + 1
+                )));
+            }
+            let Some((p, s)) =
+                plant_with_duplicates(&mut rng, &options, args.duplicates as usize, 100)
+            else {
+                continue;
+            };
+            if args.unique {
+                // One finished picture up to board turns: with identical
+                // tiles there are always several labelled classes.
+                let r = solve::run(&bt, &p, &SolveOptions::default())?;
+                if r.pictures.len() != 1 {
+                    continue;
+                }
+            }
+            break (p, s);
+        };
+        puzzle.title = Some(format!(
+            "generated by scramble generate --size {n} --motifs {m} --seed {} (#{}){}{}",
+            args.seed,
+            k + 1,
+            if args.duplicates > 0 {
+                format!(" --duplicates {}", args.duplicates)
+            } else {
+                String::new()
+            },
+            if args.unique { " --unique" } else { "" }
+        ));
+        let mut text = to_yaml(&puzzle);
+        let planted_line: Vec<String> = planted.cells().iter().map(|p| p.to_string()).collect();
+        text = text.replacen(
+            '\n',
+            &format!(
+                "\n# board: {n}x{n}\n# planted: {}\n",
+                planted_line.join(" ")
+            ),
+            1,
+        );
+        write_file(path, text.as_bytes())?;
+    }
+    println!("wrote {} puzzles to {}", names.len(), args.out.display());
+    Ok(exit::OK)
 }
 
 /// Write a file the user named: to a temporary name beside it, then rename,

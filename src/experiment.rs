@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::board::Solution;
 use crate::puzzle::Puzzle;
+use crate::render::table;
 use crate::solve::{self, SolveError, SolveOptions, Solver};
 use crate::symmetry::{Equivalence, Symmetry};
 
@@ -199,27 +200,10 @@ fn cells(r: &Row) -> [String; 10] {
     ]
 }
 
-/// An aligned text table.
+/// An aligned text table, then a line for each contradiction of the docs.
 pub fn text(rows: &[Row]) -> String {
-    let table: Vec<[String; 10]> = rows.iter().map(cells).collect();
-    let mut width = HEADER.map(str::len);
-    for row in &table {
-        for (w, c) in width.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let line = |cols: Vec<&str>| {
-        let padded: Vec<String> = cols
-            .iter()
-            .zip(width)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        padded.join("  ").trim_end().to_string() + "\n"
-    };
-    let mut out = line(HEADER.to_vec());
-    for row in &table {
-        out.push_str(&line(row.iter().map(String::as_str).collect()));
-    }
+    let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
+    let mut out = table::text(&HEADER, &table);
     for r in rows.iter().filter(|r| r.contradicts_docs) {
         out.push_str(&format!(
             "NOT EXACT: {} on {} is documented exact for {}\n",
@@ -233,30 +217,14 @@ pub fn text(rows: &[Row]) -> String {
 
 /// A Markdown table (for docs/symmetry.md).
 pub fn markdown(rows: &[Row]) -> String {
-    let mut out = format!("| {} |\n", HEADER.join(" | "));
-    out.push_str(&format!("|{}\n", " --- |".repeat(HEADER.len())));
-    for r in rows {
-        out.push_str(&format!("| {} |\n", cells(r).join(" | ")));
-    }
-    out
+    let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
+    table::markdown(&HEADER, &table)
 }
 
 /// CSV with a header line.
 pub fn csv(rows: &[Row]) -> String {
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let mut out = HEADER.join(",") + "\n";
-    for r in rows {
-        let c = cells(r);
-        out.push_str(&c.iter().map(|s| quote(s)).collect::<Vec<_>>().join(","));
-        out.push('\n');
-    }
-    out
+    let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
+    table::csv(&HEADER, &table)
 }
 
 /// A JSON array of rows.

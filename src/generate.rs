@@ -45,6 +45,75 @@ pub struct PlantOptions {
     pub self_matching: bool,
 }
 
+/// How many tiles have an identical twin (same edges up to rotation).
+pub fn tiles_with_twins(p: &Puzzle) -> usize {
+    crate::symmetry::identical_classes(p)
+        .iter()
+        .map(Vec::len)
+        .sum()
+}
+
+/// Set the edges of cell `c` (board directions) and its neighbours' facing
+/// edges to partners, so the board stays solved.
+fn set_cell(board: &mut [[Edge; 4]], n: usize, c: usize, edges: [Edge; 4]) {
+    board[c] = edges;
+    let (i, j) = (c / n, c % n);
+    let partner = |e: Edge| Edge {
+        motif: e.motif,
+        half: e.half.partner(),
+    };
+    if j + 1 < n {
+        board[c + 1][LEFT] = partner(edges[RIGHT]);
+    }
+    if i > 0 {
+        board[c - n][BOTTOM] = partner(edges[TOP]);
+    }
+    if j > 0 {
+        board[c - 1][RIGHT] = partner(edges[LEFT]);
+    }
+    if i + 1 < n {
+        board[c + n][TOP] = partner(edges[BOTTOM]);
+    }
+}
+
+/// A planted puzzle in which at least `duplicates` tiles are identical (up to
+/// rotation) to another tile, the planted solution still holding; `None` if
+/// `attempts` random tries could not make one.
+pub fn plant_with_duplicates(
+    rng: &mut Rng,
+    o: &PlantOptions,
+    duplicates: usize,
+    attempts: usize,
+) -> Option<(Puzzle, Solution)> {
+    let n = o.n;
+    if duplicates == 0 {
+        return Some(plant(rng, o));
+    }
+    if duplicates > n * n {
+        return None;
+    }
+    for _ in 0..attempts {
+        let mut board = random_board(rng, o);
+        // Copy a random cell's edges, turned, onto other random cells.
+        for _ in 0..duplicates {
+            let a = rng.below(n * n);
+            let b = rng.below(n * n);
+            let (ai, aj, bi, bj) = (a / n, a % n, b / n, b % n);
+            if a == b || ai.abs_diff(bi) + aj.abs_diff(bj) == 1 {
+                continue;
+            }
+            let k = rng.below(4);
+            let src = board[a];
+            set_cell(&mut board, n, b, std::array::from_fn(|d| src[(d + k) % 4]));
+        }
+        let (p, s) = shuffle(rng, o, &board);
+        if tiles_with_twins(&p) >= duplicates {
+            return Some((p, s));
+        }
+    }
+    None
+}
+
 fn random_edge(rng: &mut Rng, o: &PlantOptions) -> Edge {
     let motif = rng.below(o.motifs.max(1)) as u16;
     let half = match rng.below(if o.self_matching { 3 } else { 2 }) {
@@ -58,8 +127,13 @@ fn random_edge(rng: &mut Rng, o: &PlantOptions) -> Edge {
 /// A random puzzle with a planted solution (returned in terms of the
 /// puzzle's final ids and rotations).
 pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {
+    let board = random_board(rng, o);
+    shuffle(rng, o, &board)
+}
+
+/// Edges of a random solved board, cell by cell, in board directions.
+fn random_board(rng: &mut Rng, o: &PlantOptions) -> Vec<[Edge; 4]> {
     let n = o.n;
-    // Edges of the solved board, cell by cell, in board directions.
     let mut board: Vec<[Edge; 4]> = (0..n * n)
         .map(|_| std::array::from_fn(|_| random_edge(rng, o)))
         .collect();
@@ -81,6 +155,13 @@ pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {
             }
         }
     }
+    board
+}
+
+/// Turn a solved board into a puzzle: cell k gets a shuffled tile id, each
+/// tile stored turned back by a random rotation.
+fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Solution) {
+    let n = o.n;
     // Shuffle: cell k gets tile id ids[k]; store each tile turned back by a
     // random rotation r, so placing it with rotation r restores the board.
     let mut ids: Vec<i64> = (1..=(n * n) as i64).collect();
@@ -150,6 +231,20 @@ mod tests {
             let (p2, s2) = plant(&mut Rng::new(seed), &o);
             assert_eq!(p.tiles, p2.tiles);
             assert_eq!(s, s2);
+        }
+    }
+
+    #[test]
+    fn duplicates_are_made_and_the_solution_holds() {
+        for seed in 0..20 {
+            let o = PlantOptions {
+                n: 4,
+                motifs: 6,
+                self_matching: false,
+            };
+            let (p, s) = plant_with_duplicates(&mut Rng::new(seed), &o, 3, 1000).unwrap();
+            assert!(tiles_with_twins(&p) >= 3, "seed {seed}");
+            assert_eq!(s.verify(&p), Ok(()));
         }
     }
 

@@ -7,6 +7,7 @@
 pub mod backtrack;
 pub mod board;
 pub mod cli;
+pub mod compare;
 pub mod cpsat;
 pub mod experiment;
 pub mod generate;

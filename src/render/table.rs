@@ -1,0 +1,65 @@
+//! Tables for reports: aligned text, CSV and Markdown from the same rows.
+
+/// An aligned text table (columns separated by two spaces).
+pub fn text(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cols: Vec<&str>| {
+        let padded: Vec<String> = cols
+            .iter()
+            .zip(&width)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(header.to_vec());
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
+}
+
+/// CSV with a header line; fields quoted where needed.
+pub fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = header.join(",") + "\n";
+    for r in rows {
+        out.push_str(&r.iter().map(|s| quote(s)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A Markdown table.
+pub fn markdown(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n", header.join(" | "));
+    out.push_str(&format!("|{}\n", " --- |".repeat(header.len())));
+    for r in rows {
+        out.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats() {
+        let rows = vec![vec!["a,b".to_string(), "1".to_string()]];
+        assert_eq!(super::csv(&["x", "y"], &rows), "x,y\n\"a,b\",1\n");
+        assert_eq!(super::text(&["x", "y"], &rows), "x    y\na,b  1\n");
+        assert_eq!(
+            super::markdown(&["x", "y"], &rows),
+            "| x | y |\n| --- | --- |\n| a,b | 1 |\n"
+        );
+    }
+}
