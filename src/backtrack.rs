@@ -153,7 +153,7 @@ impl Default for Backtrack {
 }
 
 /// The default placement order (the fastest measured, docs/benchmarks.md).
-pub const DEFAULT_ORDER: Order = Order::Row;
+pub const DEFAULT_ORDER: Order = Order::Spiral;
 
 /// The edge code of an edge: motif * 3 + half.
 fn code(e: Edge) -> u16 {

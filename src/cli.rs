@@ -159,7 +159,8 @@ pub struct SolveArgs {
     /// The solver.
     #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
     pub solver: SolverKind,
-    /// Placement order of the backtracking solver (default: row).
+    /// Placement order of the backtracking solver (default: spiral, the
+    /// fastest measured).
     #[arg(long, value_name = "row|spiral|constrained")]
     pub order: Option<Order>,
     /// Print every raw solution, not only one per class.

@@ -166,3 +166,47 @@ pub fn json(rows: &[Row], disagreements: &[Disagreement]) -> String {
     .expect("serializable")
         + "\n"
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Placement;
+    use crate::solve::{Outcome, SolverStats};
+    use crate::symmetry::Equivalence;
+
+    fn result(solver: &str, sols: Vec<Solution>) -> SolveResult {
+        SolveResult {
+            solver: solver.into(),
+            solver_version: "x".into(),
+            model: "m".into(),
+            symmetry: "none".into(),
+            equivalence: Equivalence::Rotation,
+            outcome: Outcome::Complete,
+            raw: sols.clone(),
+            classes: sols.clone(),
+            pictures: sols,
+            wall_time: std::time::Duration::ZERO,
+            stats: SolverStats::default(),
+        }
+    }
+
+    fn one(t: i64) -> Solution {
+        Solution::new(vec![Placement {
+            tile: t,
+            rotation: 0,
+        }])
+    }
+
+    #[test]
+    fn names_the_first_differing_solution() {
+        let a = result("cp-sat", vec![one(1), one(2)]);
+        let b = result("backtrack", vec![one(1), one(3)]);
+        let m = first_difference(&a, &b).unwrap();
+        assert!(
+            m.starts_with("cp-sat (m) found a solution backtrack (m) did not"),
+            "{m}"
+        );
+        assert!(m.contains("[t=2,r=0]"));
+        assert!(first_difference(&a, &a).is_none());
+    }
+}

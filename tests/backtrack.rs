@@ -23,10 +23,17 @@ fn every_corpus_puzzle_matches_expected_tsv() {
         let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
         for order in [Order::Row, Order::Spiral, Order::Constrained] {
             let r = solve::run(&Backtrack { order }, &p, &SolveOptions::default()).unwrap();
-            let got = (r.raw.len() as u64, r.classes.len() as u64, r.pictures.len() as u64);
+            let got = (
+                r.raw.len() as u64,
+                r.classes.len() as u64,
+                r.pictures.len() as u64,
+            );
             let want = (e.raw.unwrap(), e.classes.unwrap(), e.pictures.unwrap());
             if got != want || !r.outcome.is_complete() {
-                failures.push(format!("{} {order}: got {got:?}, expected {want:?}", e.file));
+                failures.push(format!(
+                    "{} {order}: got {got:?}, expected {want:?}",
+                    e.file
+                ));
             }
         }
     }
@@ -100,7 +107,13 @@ fn threads_give_the_same_solutions_and_node_counts() {
 
 #[test]
 fn cli_backtrack_json() {
-    let (v, code) = solve_json(&[seed().to_str().unwrap(), "--solver", "backtrack", "--order", "spiral"]);
+    let (v, code) = solve_json(&[
+        seed().to_str().unwrap(),
+        "--solver",
+        "backtrack",
+        "--order",
+        "spiral",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["solver"], "backtrack");
     assert_eq!(v["model"], "spiral");
@@ -108,7 +121,17 @@ fn cli_backtrack_json() {
     assert_eq!(v["canonical_count"], 1);
     assert_eq!(
         v["solutions"],
-        serde_json::json!([[[1, 1], [9, 3], [7, 2], [4, 2], [5, 3], [3, 2], [8, 0], [6, 3], [2, 2]]])
+        serde_json::json!([[
+            [1, 1],
+            [9, 3],
+            [7, 2],
+            [4, 2],
+            [5, 3],
+            [3, 2],
+            [8, 0],
+            [6, 3],
+            [2, 2]
+        ]])
     );
     let stats = &v["solver_stats"];
     assert!(stats["nodes"].as_u64().unwrap() > 0);
@@ -118,7 +141,9 @@ fn cli_backtrack_json() {
         .args(["solve", seed().to_str().unwrap(), "--order", "row"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--order applies to --solver backtrack"));
+        .stderr(predicate::str::contains(
+            "--order applies to --solver backtrack",
+        ));
 }
 
 #[test]
@@ -126,7 +151,16 @@ fn backtrack_time_limit_is_incomplete() {
     // The Ant Trails puzzle has astronomically many labelled solutions.
     let p = corpus().join("the-ant-trails-puzzle.yaml");
     let out = cmd()
-        .args(["solve", p.to_str().unwrap(), "--solver", "backtrack", "--time-limit", "0.5", "--format", "json"])
+        .args([
+            "solve",
+            p.to_str().unwrap(),
+            "--solver",
+            "backtrack",
+            "--time-limit",
+            "0.5",
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -34,7 +34,10 @@ fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
     // The native solver enumerates exactly the same labelled solutions.
     let bt = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
     if bt.raw != none.raw {
-        failures.push(format!("{}: backtrack and CP-SAT solution sets differ", e.file));
+        failures.push(format!(
+            "{}: backtrack and CP-SAT solution sets differ",
+            e.file
+        ));
     }
     let runs: [(&str, Equivalence); 5] = [
         ("center", Equivalence::Rotation),

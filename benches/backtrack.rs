@@ -1,0 +1,136 @@
+//! Backtracking benchmarks (issue 4's performance goals). Run with
+//! `cargo bench --bench backtrack`; figures and their reading are in
+//! docs/benchmarks.md. Criterion reports medians; the node rates are printed
+//! by the `nodes_per_second` group.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use scramble::backtrack::{Backtrack, Order};
+use scramble::board::Placement;
+use scramble::generate::{PlantOptions, Rng, plant};
+use scramble::puzzle::Puzzle;
+use scramble::solve::{SolutionCallback, SolveOptions, Solver};
+
+/// Counts solutions (the search's own cost, without the collector).
+#[derive(Default)]
+struct Count(u64);
+impl SolutionCallback for Count {
+    fn on_solution(&mut self, _: &[Placement]) {
+        self.0 += 1;
+    }
+}
+
+fn count(solver: &dyn Solver, p: &Puzzle, threads: usize) -> (u64, u64) {
+    let mut c = Count::default();
+    let opts = SolveOptions {
+        threads,
+        ..SolveOptions::default()
+    };
+    let run = solver.enumerate(p, &opts, &mut c).unwrap();
+    (c.0, run.stats.nodes.unwrap_or(0))
+}
+
+fn corpus(name: &str) -> Puzzle {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let p = if name == "seed" {
+        root.join("puzzles/3x3-original")
+    } else {
+        root.join("../shared/corpus/legespiel").join(name)
+    };
+    Puzzle::load(&p).unwrap()
+}
+
+fn seed_puzzle(c: &mut Criterion) {
+    let p = corpus("seed");
+    let mut g = c.benchmark_group("seed");
+    for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        let bt = Backtrack { order };
+        assert_eq!(count(&bt, &p, 1).0, 4);
+        g.bench_function(format!("backtrack-{order}"), |b| {
+            b.iter(|| count(&bt, black_box(&p), 1))
+        });
+    }
+    if let Ok(cp) = scramble::cpsat::CpSat::new() {
+        g.sample_size(10);
+        g.bench_function("cp-sat", |b| b.iter(|| count(&cp, black_box(&p), 1)));
+    }
+    g.finish();
+}
+
+fn saegesser(c: &mut Criterion) {
+    // 10,000 random solvable 3x3 puzzles with 4 motifs, every solution of each.
+    let mut rng = Rng::new(1);
+    let o = PlantOptions {
+        n: 3,
+        motifs: 4,
+        self_matching: false,
+    };
+    let puzzles: Vec<Puzzle> = (0..10_000).map(|_| plant(&mut rng, &o).0).collect();
+    let mut g = c.benchmark_group("saegesser");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        let bt = Backtrack { order };
+        g.bench_function(format!("10000x3x3-m4-{order}"), |b| {
+            b.iter(|| puzzles.iter().map(|p| count(&bt, p, 1).0).sum::<u64>())
+        });
+    }
+    g.finish();
+}
+
+fn nodes_per_second(c: &mut Criterion) {
+    // Not a criterion measurement: one timed run each, nodes / seconds.
+    let mut rng = Rng::new(6);
+    let mut big: Vec<(String, Puzzle)> = vec![
+        ("danger-puzzle 6x6".into(), corpus("danger-puzzle.yaml")),
+        ("warning-puzzle 6x6".into(), corpus("warning-puzzle.yaml")),
+        (
+            "kaleidoscope 4x4".into(),
+            corpus("kaleidoscope-lagoon-2001.yaml"),
+        ),
+    ];
+    for (n, m) in [(6, 7), (7, 12)] {
+        let o = PlantOptions {
+            n,
+            motifs: m,
+            self_matching: false,
+        };
+        big.push((format!("random {n}x{n} m{m}"), plant(&mut rng, &o).0));
+    }
+    for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        let bt = Backtrack { order };
+        for (name, p) in &big {
+            let t = Instant::now();
+            let (sols, nodes) = count(&bt, p, 1);
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "nodes/s {order:<11} {name:<20} {sols:>6} solutions {nodes:>12} nodes {s:>8.3} s {:>7.1} M nodes/s",
+                nodes as f64 / s / 1e6
+            );
+        }
+    }
+    // Threads: a search of over a second on one core.
+    let bt = Backtrack { order: Order::Row };
+    for (name, p) in &big {
+        let t1 = Instant::now();
+        let a = count(&bt, p, 1);
+        let s1 = t1.elapsed().as_secs_f64();
+        if s1 < 1.0 {
+            continue;
+        }
+        let t2 = Instant::now();
+        let b = count(&bt, p, 2);
+        let s2 = t2.elapsed().as_secs_f64();
+        assert_eq!(a, b);
+        println!(
+            "threads {name:<20} 1 thread {s1:.3} s, 2 threads {s2:.3} s: {:.2}x",
+            s1 / s2
+        );
+    }
+    let _ = c;
+}
+
+criterion_group!(benches, seed_puzzle, saegesser, nodes_per_second);
+criterion_main!(benches);
