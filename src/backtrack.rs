@@ -361,6 +361,28 @@ struct State<'a> {
     check: &'a dyn Fn() -> bool,
 }
 
+impl<'a> State<'a> {
+    fn new(cells: usize, stop: &'a AtomicBool, check: &'a dyn Fn() -> bool) -> State<'a> {
+        State {
+            placed: vec![0; cells],
+            used: 0,
+            nodes: vec![0; cells],
+            total: 0,
+            stop,
+            check,
+        }
+    }
+
+    /// Put a prefix (orientations for the first depths) on the board.
+    fn set_prefix(&mut self, t: &Tables<'_>, prefix: &[u16]) {
+        self.used = 0;
+        for (d, &o) in prefix.iter().enumerate() {
+            self.placed[t.steps[d].cell] = o;
+            self.used |= 1u128 << (o / 4);
+        }
+    }
+}
+
 /// Statistics of a backtracking run.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Nodes {
@@ -468,14 +490,7 @@ impl Solver for Backtrack {
             total: 0,
         };
         if threads == 1 || t.cells < 2 {
-            let mut st = State {
-                placed: vec![0; t.cells],
-                used: 0,
-                nodes: vec![0; t.cells],
-                total: 0,
-                stop: &stop,
-                check: &check,
-            };
+            let mut st = State::new(t.cells, &stop, &check);
             let mut emit = |t: &Tables<'_>, placed: &[u16]| {
                 let s = t.solution(placed);
                 if !check_symmetry || t.symmetry.accepts(t.puzzle, &s) {
@@ -498,25 +513,14 @@ impl Solver for Backtrack {
                     let tx = tx.clone();
                     let (t, next, prefixes, stop, check) = (&t, &next, &prefixes, &stop, &check);
                     handles.push(scope.spawn(move || {
-                        let mut st = State {
-                            placed: vec![0; t.cells],
-                            used: 0,
-                            nodes: vec![0; t.cells],
-                            total: 0,
-                            stop,
-                            check,
-                        };
+                        let mut st = State::new(t.cells, stop, check);
                         loop {
                             let k = next.fetch_add(1, Ordering::Relaxed);
                             let Some(prefix) = prefixes.get(k) else { break };
                             if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            st.used = 0;
-                            for (d, &o) in prefix.iter().enumerate() {
-                                st.placed[t.steps[d].cell] = o;
-                                st.used |= 1u128 << (o / 4);
-                            }
+                            st.set_prefix(t, prefix);
                             let mut batch = Vec::new();
                             let mut emit = |t: &Tables<'_>, placed: &[u16]| {
                                 let s = t.solution(placed);
@@ -592,24 +596,13 @@ fn prefixes(
     stop: &AtomicBool,
     check: &dyn Fn() -> bool,
 ) -> (Vec<Vec<u16>>, Vec<u64>) {
-    let mut st = State {
-        placed: vec![0; t.cells],
-        used: 0,
-        nodes: vec![0; t.cells],
-        total: 0,
-        stop,
-        check,
-    };
+    let mut st = State::new(t.cells, stop, check);
     let mut level: Vec<Vec<u16>> = vec![Vec::new()];
     let mut depth = 0;
     while depth + 1 < t.cells && level.len() < want {
         let mut next = Vec::new();
         for p in &level {
-            st.used = 0;
-            for (d, &o) in p.iter().enumerate() {
-                st.placed[t.steps[d].cell] = o;
-                st.used |= 1u128 << (o / 4);
-            }
+            st.set_prefix(t, p);
             let mut emit = |t: &Tables<'_>, placed: &[u16]| {
                 let mut q = p.clone();
                 q.push(placed[t.steps[depth].cell]);
