@@ -73,12 +73,8 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Threads for each solver (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Time limit of each run.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -126,12 +122,8 @@ pub struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Subproblems solved in parallel (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Time limit of each run; an incomplete run gets no verdict.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -166,16 +158,12 @@ pub struct SolveArgs {
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
-    /// Stop after this many seconds and report what was found.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
-    /// Subproblems solved in parallel (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
     /// How to cut the enumeration into subproblems: auto, none, or the
     /// number of cells fixed up front.
     #[arg(long, value_name = "auto|none|K", default_value = "auto")]
     pub split: Split,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Write the CP model (protobuf text format) to FILE before solving.
     #[arg(long, value_name = "FILE")]
     pub dump_model: Option<PathBuf>,
@@ -187,6 +175,33 @@ pub struct SolveArgs {
     /// turns) or picture (finished pictures up to board turns).
     #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
     pub equivalence: Equivalence,
+}
+
+/// Limits shared by the commands that solve.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Stop each solve after this many seconds and report what was found.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Threads (subproblems or subtrees solved in parallel; default: the
+    /// number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+impl RunArgs {
+    /// Solve options with these limits (and defaults otherwise).
+    fn options(&self, stop: &StopToken) -> SolveOptions {
+        SolveOptions {
+            time_limit: self.time_limit,
+            threads: self
+                .threads
+                .map(|t| t as usize)
+                .unwrap_or_else(default_threads),
+            stop: stop.clone(),
+            ..SolveOptions::default()
+        }
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -260,15 +275,10 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }),
     };
     let options = SolveOptions {
-        time_limit: args.time_limit,
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(default_threads),
         split: args.split,
-        stop,
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
+        ..args.run.options(&stop)
     };
     let show_progress = std::io::stderr().is_terminal();
     let collector = Collector::new(&puzzle).with_progress(move |p, found| {
@@ -313,15 +323,7 @@ fn report_command(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
         .collect::<Result<Vec<_>, _>>()?;
     let solver = CpSat::new()?;
-    let base = SolveOptions {
-        time_limit: args.time_limit,
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(default_threads),
-        stop: stop.clone(),
-        ..SolveOptions::default()
-    };
+    let base = args.run.options(&stop);
     let combos = crate::symmetry::report_combinations();
     let mut rows = Vec::new();
     for (label, puzzle) in &puzzles {
@@ -365,15 +367,9 @@ fn compare_command(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> 
         order: args.order.unwrap_or(DEFAULT_ORDER),
     };
     let options = SolveOptions {
-        time_limit: args.time_limit,
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(default_threads),
-        stop: stop.clone(),
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
-        ..SolveOptions::default()
+        ..args.run.options(&stop)
     };
     let mut rows = Vec::new();
     let mut disagreements = Vec::new();
