@@ -214,6 +214,34 @@ pub fn parse_seed_text(text: &str) -> Option<Solution> {
     (n * n == cells.len() && !cells.is_empty()).then(|| Solution::new(cells))
 }
 
+/// Every board in a text: runs of consecutive lines made only of
+/// `[t=..,r=..]` tokens (the seed format, and `scramble solve`'s text output,
+/// whose header lines are skipped).
+pub fn parse_seed_boards(text: &str) -> Vec<Solution> {
+    let mut out = Vec::new();
+    let mut block = String::new();
+    let flush = |block: &mut String, out: &mut Vec<Solution>| {
+        if let Some(s) = parse_seed_text(block) {
+            out.push(s);
+        }
+        block.clear();
+    };
+    for line in text.lines() {
+        let is_row = !line.trim().is_empty()
+            && line
+                .split_whitespace()
+                .all(|t| t.starts_with("[t=") && t.ends_with(']'));
+        if is_row {
+            block.push_str(line);
+            block.push('\n');
+        } else {
+            flush(&mut block, &mut out);
+        }
+    }
+    flush(&mut block, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

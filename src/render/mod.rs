@@ -1,6 +1,7 @@
 //! Showing results: one exporter per format.
 
 pub mod json;
+pub mod svg;
 pub mod table;
 pub mod text;
 

@@ -1,0 +1,311 @@
+//! Pictures drawn from the tile data (no tile images needed): each edge shows
+//! its motif by a colour from a colour-blind-safe palette and its half by a
+//! shape: `+` a head (a triangle pointing out of the edge), `-` a tail (a
+//! triangle pointing in), `=` a bar along the edge. A `+` beside its `-`
+//! makes one arrow across the border; two `=` make a double bar. The tile id
+//! stands in the middle, its rotation below it. Output is deterministic.
+
+use std::fmt::Write;
+
+use crate::board::Solution;
+use crate::puzzle::{Edge, Half, Puzzle};
+
+/// Side of a tile, in SVG units.
+const S: f64 = 100.0;
+const MARGIN: f64 = 20.0;
+const GAP: f64 = 16.0;
+const LEGEND_ROW: f64 = 22.0;
+
+/// Okabe and Ito's colour-blind-safe palette; after eight motifs the colours
+/// repeat with a dashed outline.
+const PALETTE: [&str; 8] = [
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
+];
+
+/// The palette colour a motif named after a colour should get.
+fn named(name: &str) -> Option<usize> {
+    match name.to_ascii_lowercase().as_str() {
+        "orange" | "org" => Some(0),
+        "sky" | "lightblue" | "cyan" => Some(1),
+        "grn" | "green" => Some(2),
+        "ylw" | "yellow" | "yel" => Some(3),
+        "blu" | "blue" => Some(4),
+        "red" => Some(5),
+        "pink" | "purple" | "pur" => Some(6),
+        "black" | "blk" => Some(7),
+        _ => None,
+    }
+}
+
+/// Colour and dashed outline per motif: motifs named after a colour get that
+/// colour, the others the free palette colours in order, then repeats with a
+/// dashed outline.
+fn colours(p: &Puzzle) -> Vec<(&'static str, bool)> {
+    let mut taken = [false; 8];
+    let mut slot: Vec<Option<usize>> = p
+        .motifs
+        .iter()
+        .map(|m| named(m).filter(|&k| !std::mem::replace(&mut taken[k], true)))
+        .collect();
+    let mut free = (0..8)
+        .filter(|&k| !taken[k])
+        .collect::<Vec<_>>()
+        .into_iter();
+    let mut extra = 0;
+    for s in slot.iter_mut().filter(|s| s.is_none()) {
+        *s = Some(free.next().unwrap_or_else(|| {
+            extra += 1;
+            8 + extra - 1
+        }));
+    }
+    slot.into_iter()
+        .map(|k| {
+            let k = k.expect("assigned");
+            (PALETTE[k % 8], k >= 8)
+        })
+        .collect()
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The shape of one edge, drawn for the right edge of a tile at (x, y) and
+/// turned to direction `d` (0 right, 1 top, 2 left, 3 bottom).
+fn edge_shape(out: &mut String, x: f64, y: f64, d: usize, e: Edge, style: &Style<'_>) {
+    let (fill, dashed) = style.colours[e.motif as usize];
+    let (cx, cy) = (x + S / 2.0, y + S / 2.0);
+    let r = x + S;
+    let points = match e.half {
+        // Head: base inside, apex on the edge, pointing out.
+        Half::Plus => format!(
+            "{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+            r - 26.0,
+            cy - 18.0,
+            r - 1.5,
+            cy,
+            r - 26.0,
+            cy + 18.0
+        ),
+        // Tail: base on the edge, apex inside, pointing in.
+        Half::Minus => format!(
+            "{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+            r - 1.5,
+            cy - 18.0,
+            r - 26.0,
+            cy,
+            r - 1.5,
+            cy + 18.0
+        ),
+        // Bar along the edge.
+        Half::Same => format!(
+            "{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+            r - 12.0,
+            cy - 22.0,
+            r - 1.5,
+            cy - 22.0,
+            r - 1.5,
+            cy + 22.0,
+            r - 12.0,
+            cy + 22.0
+        ),
+    };
+    let _ = writeln!(
+        out,
+        r##"  <polygon points="{points}" fill="{fill}" stroke="#333" stroke-width="1"{dash} transform="rotate({:.0} {cx:.1} {cy:.1})"/>"##,
+        -90.0 * d as f64,
+        dash = if dashed {
+            r#" stroke-dasharray="3 2""#
+        } else {
+            ""
+        },
+    );
+}
+
+/// Colours per motif, and whether to write motif names beside the edges
+/// (when colours repeat).
+struct Style<'p> {
+    colours: Vec<(&'static str, bool)>,
+    names: Option<&'p [String]>,
+}
+
+impl<'p> Style<'p> {
+    fn new(p: &'p Puzzle) -> Style<'p> {
+        Style {
+            colours: colours(p),
+            names: (p.motifs.len() > PALETTE.len()).then_some(&p.motifs[..]),
+        }
+    }
+}
+
+/// One tile at (x, y) showing `edges` (board directions), with its label.
+fn tile(
+    out: &mut String,
+    style: &Style<'_>,
+    (x, y): (f64, f64),
+    edges: [Edge; 4],
+    id: i64,
+    rotation: Option<u8>,
+) {
+    let _ = writeln!(
+        out,
+        r##"  <rect x="{x:.1}" y="{y:.1}" width="{S:.1}" height="{S:.1}" fill="#FAFAF5" stroke="#999" stroke-width="1"/>"##
+    );
+    for (d, e) in edges.into_iter().enumerate() {
+        edge_shape(out, x, y, d, e, style);
+        if let Some(names) = style.names {
+            // Right and left: below the shape; top and bottom: beside it.
+            let (lx, ly, anchor) = match d {
+                0 => (x + S - 3.0, y + 84.0, "end"),
+                1 => (x + 72.0, y + 11.0, "start"),
+                2 => (x + 3.0, y + 84.0, "start"),
+                _ => (x + 72.0, y + S - 4.0, "start"),
+            };
+            let _ = writeln!(
+                out,
+                r##"  <text x="{lx:.1}" y="{ly:.1}" font-family="sans-serif" font-size="9" text-anchor="{anchor}" fill="#333">{}{}</text>"##,
+                escape(&names[e.motif as usize]),
+                e.half.symbol()
+            );
+        }
+    }
+    let (cx, cy) = (x + S / 2.0, y + S / 2.0);
+    let _ = writeln!(
+        out,
+        r##"  <text x="{cx:.1}" y="{:.1}" font-family="sans-serif" font-size="22" text-anchor="middle" fill="#222">{id}</text>"##,
+        cy + 6.0
+    );
+    if let Some(r) = rotation {
+        let _ = writeln!(
+            out,
+            r##"  <text x="{cx:.1}" y="{:.1}" font-family="sans-serif" font-size="11" text-anchor="middle" fill="#666">r={r}</text>"##,
+            cy + 22.0
+        );
+    }
+}
+
+fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64) {
+    for (k, name) in p.motifs.iter().enumerate() {
+        let (fill, dashed) = style.colours[k];
+        let y = top + k as f64 * LEGEND_ROW;
+        let _ = writeln!(
+            out,
+            r##"  <rect x="{MARGIN:.1}" y="{y:.1}" width="14" height="14" fill="{fill}" stroke="#333"{}/>"##,
+            if dashed {
+                r#" stroke-dasharray="3 2""#
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(
+            out,
+            r##"  <text x="{:.1}" y="{:.1}" font-family="sans-serif" font-size="13" fill="#222">{}</text>"##,
+            MARGIN + 22.0,
+            y + 12.0,
+            escape(name)
+        );
+    }
+    let y = top + p.motifs.len() as f64 * LEGEND_ROW + 14.0;
+    let _ = writeln!(
+        out,
+        r##"  <text x="{MARGIN:.1}" y="{y:.1}" font-family="sans-serif" font-size="12" fill="#444">+ head (points out) · - tail (points in) · = bar</text>"##
+    );
+}
+
+fn document(width: f64, height: f64, title: &str, body: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\">\n  <title>{}</title>\n  <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{body}</svg>\n",
+        escape(title)
+    )
+}
+
+fn legend_height(p: &Puzzle) -> f64 {
+    p.motifs.len() as f64 * LEGEND_ROW + 30.0
+}
+
+/// A solved board: every tile drawn as placed, on a thin grid.
+pub fn solution(p: &Puzzle, s: &Solution) -> String {
+    let n = p.n;
+    let style = Style::new(p);
+    let mut body = String::new();
+    for i in 0..n {
+        for j in 0..n {
+            let pl = s.at(i, j);
+            let t = p.tile(pl.tile).expect("a verified solution");
+            let edges = std::array::from_fn(|d| t.edge(pl.rotation, d));
+            let (x, y) = (MARGIN + j as f64 * S, MARGIN + i as f64 * S);
+            tile(&mut body, &style, (x, y), edges, pl.tile, Some(pl.rotation));
+        }
+    }
+    let side = n as f64 * S;
+    let _ = writeln!(
+        body,
+        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
+    );
+    legend(&mut body, p, &style, MARGIN + side + GAP);
+    let width = (2.0 * MARGIN + side).max(320.0);
+    let height = MARGIN + side + GAP + legend_height(p);
+    document(width, height, &format!("{}: solution", p.name), &body)
+}
+
+/// The unsolved tiles in id order, unrotated, with gaps between them.
+pub fn unsolved(p: &Puzzle) -> String {
+    let cols = p.n.max(1);
+    let rows = p.len().div_ceil(cols);
+    let style = Style::new(p);
+    let mut body = String::new();
+    for (k, t) in p.tiles.iter().enumerate() {
+        let (i, j) = (k / cols, k % cols);
+        let (x, y) = (MARGIN + j as f64 * (S + GAP), MARGIN + i as f64 * (S + GAP));
+        tile(&mut body, &style, (x, y), t.edges, t.id, None);
+    }
+    let grid_w = cols as f64 * (S + GAP) - GAP;
+    let grid_h = rows as f64 * (S + GAP) - GAP;
+    legend(&mut body, p, &style, MARGIN + grid_h + GAP);
+    let width = (2.0 * MARGIN + grid_w).max(320.0);
+    let height = MARGIN + grid_h + GAP + legend_height(p);
+    document(width, height, &format!("{}: tiles", p.name), &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn deterministic_and_one_shape_per_edge() {
+        let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
+        let s = crate::board::parse_seed_text(
+            "[t=1,r=1] [t=9,r=3] [t=7,r=2] [t=4,r=2] [t=5,r=3] [t=3,r=2] [t=8,r=0] [t=6,r=3] [t=2,r=2]",
+        )
+        .unwrap();
+        let a = solution(&p, &s);
+        assert_eq!(a, solution(&p, &s));
+        assert_eq!(a.matches("<polygon").count(), 36);
+        assert!(a.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(a.contains(">ylw</text>"));
+        let u = unsolved(&p);
+        assert_eq!(u.matches("<polygon").count(), 36);
+        assert!(!u.contains("r=0"));
+        // Colour-named motifs get their colour: red is vermillion.
+        assert!(a.contains(r##"fill="#D55E00""##));
+    }
+
+    #[test]
+    fn colours_are_distinct_until_the_palette_runs_out() {
+        let p = Puzzle::parse(
+            "1: [[red, '+'], [a, '+'], [b, '+'], [blu, '+']]\n",
+            Path::new("t.yaml"),
+            "t".into(),
+        )
+        .unwrap();
+        let c = colours(&p);
+        assert_eq!(c[0], ("#D55E00", false));
+        assert_eq!(c[3], ("#0072B2", false));
+        assert_ne!(c[1], c[2]);
+        assert!(!c.iter().any(|x| x.1));
+    }
+}
