@@ -303,7 +303,12 @@ pub struct SolveResult {
 impl SolveResult {
     /// The canonical representatives under the chosen equivalence.
     pub fn canonical(&self) -> &[Solution] {
-        match self.equivalence {
+        self.canonical_under(self.equivalence)
+    }
+
+    /// The canonical representatives under either equivalence.
+    pub fn canonical_under(&self, e: Equivalence) -> &[Solution] {
+        match e {
             Equivalence::Rotation => &self.classes,
             Equivalence::Picture => &self.pictures,
         }

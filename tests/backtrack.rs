@@ -12,7 +12,6 @@ use scramble::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
-use scramble::symmetry::{Equivalence, Symmetry};
 
 #[test]
 fn every_corpus_puzzle_matches_expected_tsv() {
@@ -55,30 +54,12 @@ fn symmetry_formulations_keep_the_same_classes_as_without() {
         let p = Puzzle::load(&corpus().join(file)).unwrap();
         let bt = Backtrack::default();
         let none = solve::run(&bt, &p, &SolveOptions::default()).unwrap();
-        for (name, eq) in [
-            ("center", Equivalence::Rotation),
-            ("corner", Equivalence::Rotation),
-            ("lex", Equivalence::Rotation),
-            ("anchor", Equivalence::Rotation),
-            ("picture-lex,tiles", Equivalence::Picture),
-        ] {
-            let symmetry: Symmetry = name.parse().unwrap();
-            if symmetry.check(&p).is_err() {
-                continue;
-            }
-            let opts = SolveOptions {
-                symmetry,
-                equivalence: eq,
-                threads: 2,
-                ..SolveOptions::default()
-            };
+        for (name, opts) in common::exact_options(&p) {
+            let opts = SolveOptions { threads: 2, ..opts };
             let r = solve::run(&bt, &p, &opts).unwrap();
-            let reference = match eq {
-                Equivalence::Rotation => &none.classes,
-                Equivalence::Picture => &none.pictures,
-            };
+            let reference = none.canonical_under(opts.equivalence);
             assert_eq!(r.raw.len(), reference.len(), "{file} {name}");
-            assert_eq!(r.canonical(), &reference[..], "{file} {name}");
+            assert_eq!(r.canonical(), reference, "{file} {name}");
         }
     }
 }

@@ -11,7 +11,7 @@ use scramble::backtrack::Backtrack;
 use scramble::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
-use scramble::symmetry::{Equivalence, Symmetry};
+use scramble::symmetry::Equivalence;
 
 fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
     let mut failures = Vec::new();
@@ -39,28 +39,14 @@ fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
             e.file
         ));
     }
-    let runs: [(&str, Equivalence); 5] = [
-        ("center", Equivalence::Rotation),
-        ("corner", Equivalence::Rotation),
-        ("lex", Equivalence::Rotation),
-        ("anchor", Equivalence::Rotation),
-        ("picture-lex,tiles", Equivalence::Picture),
-    ];
-    for (name, eq) in runs {
-        let symmetry: Symmetry = name.parse().unwrap();
-        if symmetry.check(&p).is_err() {
-            continue;
-        }
-        let opts = SolveOptions {
-            symmetry,
-            equivalence: eq,
-            ..SolveOptions::default()
-        };
+    for (name, opts) in common::exact_options(&p) {
         let r = solve::run(solver, &p, &opts).unwrap();
-        let (count, reference, kept) = match eq {
-            Equivalence::Rotation => (want.1, &none.classes, &r.classes),
-            Equivalence::Picture => (want.2, &none.pictures, &r.pictures),
+        let count = match opts.equivalence {
+            Equivalence::Rotation => want.1,
+            Equivalence::Picture => want.2,
         };
+        let reference = none.canonical_under(opts.equivalence);
+        let kept = r.canonical();
         if r.outcome != Outcome::Complete || r.raw.len() as u64 != count || kept != reference {
             failures.push(format!(
                 "{} {name}: raw {} ({:?}), expected {count}; same canonical set: {}",

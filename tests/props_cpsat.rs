@@ -1,5 +1,7 @@
 //! Property tests with the real CP-SAT solver on random planted puzzles.
 
+mod common;
+
 use proptest::prelude::*;
 use scramble::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant};
@@ -32,7 +34,6 @@ proptest! {
 
 mod symmetry {
     use super::*;
-    use scramble::symmetry::{Equivalence, Symmetry};
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
@@ -50,24 +51,11 @@ mod symmetry {
             let (puzzle, _) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
             let none = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
             prop_assert_eq!(&none.outcome, &Outcome::Complete);
-            for (name, eq) in [
-                ("center", Equivalence::Rotation),
-                ("corner", Equivalence::Rotation),
-                ("lex", Equivalence::Rotation),
-                ("anchor", Equivalence::Rotation),
-                ("picture-lex,tiles", Equivalence::Picture),
-            ] {
-                let symmetry: Symmetry = name.parse().unwrap();
-                if symmetry.check(&puzzle).is_err() {
-                    continue;
-                }
-                let opts = SolveOptions { symmetry, equivalence: eq, ..SolveOptions::default() };
+            for (name, opts) in common::exact_options(&puzzle) {
                 let r = solve::run(&solver, &puzzle, &opts).unwrap();
                 prop_assert_eq!(&r.outcome, &Outcome::Complete);
-                let (reference, kept) = match eq {
-                    Equivalence::Rotation => (&none.classes, &r.classes),
-                    Equivalence::Picture => (&none.pictures, &r.pictures),
-                };
+                let reference = none.canonical_under(opts.equivalence);
+                let kept = r.canonical();
                 prop_assert_eq!(r.raw.len(), reference.len(), "{}", name);
                 prop_assert_eq!(kept, reference, "{}", name);
             }

@@ -3,6 +3,40 @@
 
 use std::path::{Path, PathBuf};
 
+use scramble::puzzle::Puzzle;
+use scramble::solve::SolveOptions;
+use scramble::symmetry::{Equivalence, Symmetry};
+
+/// The combinations documented exact, each with the equivalence it is exact
+/// for (docs/symmetry.md).
+pub const EXACT: [(&str, Equivalence); 5] = [
+    ("center", Equivalence::Rotation),
+    ("corner", Equivalence::Rotation),
+    ("lex", Equivalence::Rotation),
+    ("anchor", Equivalence::Rotation),
+    ("picture-lex,tiles", Equivalence::Picture),
+];
+
+/// Solve options for each documented-exact combination whose precondition
+/// holds on the puzzle (symmetry and equivalence set, defaults otherwise).
+pub fn exact_options(p: &Puzzle) -> Vec<(&'static str, SolveOptions)> {
+    EXACT
+        .iter()
+        .filter_map(|&(name, equivalence)| {
+            let symmetry: Symmetry = name.parse().unwrap();
+            symmetry.check(p).ok()?;
+            Some((
+                name,
+                SolveOptions {
+                    symmetry,
+                    equivalence,
+                    ..SolveOptions::default()
+                },
+            ))
+        })
+        .collect()
+}
+
 /// The seed puzzle inside the repo.
 pub fn seed() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/3x3-original")
