@@ -23,13 +23,16 @@ impl SolutionCallback for Count {
     }
 }
 
-fn count(solver: &dyn Solver, p: &Puzzle, threads: usize) -> (u64, u64) {
-    let mut c = Count::default();
-    let opts = SolveOptions {
+fn options(threads: usize) -> SolveOptions {
+    SolveOptions {
         threads,
         ..SolveOptions::default()
-    };
-    let run = solver.enumerate(p, &opts, &mut c).unwrap();
+    }
+}
+
+fn count(solver: &dyn Solver, p: &Puzzle, opts: &SolveOptions) -> (u64, u64) {
+    let mut c = Count::default();
+    let run = solver.enumerate(p, opts, &mut c).unwrap();
     (c.0, run.stats.nodes.unwrap_or(0))
 }
 
@@ -45,17 +48,19 @@ fn corpus(name: &str) -> Puzzle {
 
 fn seed_puzzle(c: &mut Criterion) {
     let p = corpus("seed");
+    let one = options(1);
     let mut g = c.benchmark_group("seed");
     for order in [Order::Row, Order::Spiral, Order::Constrained] {
-        let bt = Backtrack { order };
-        assert_eq!(count(&bt, &p, 1).0, 4);
-        g.bench_function(format!("backtrack-{order}"), |b| {
-            b.iter(|| count(&bt, black_box(&p), 1))
-        });
+        for bt in [Backtrack::new(order), Backtrack::full_tree(order)] {
+            assert_eq!(count(&bt, &p, &one).0, 4);
+            g.bench_function(format!("backtrack-{}", bt.model_name()), |b| {
+                b.iter(|| count(&bt, black_box(&p), &one))
+            });
+        }
     }
     if let Ok(cp) = scramble::cpsat::CpSat::new() {
         g.sample_size(10);
-        g.bench_function("cp-sat", |b| b.iter(|| count(&cp, black_box(&p), 1)));
+        g.bench_function("cp-sat", |b| b.iter(|| count(&cp, black_box(&p), &one)));
     }
     g.finish();
 }
@@ -71,10 +76,11 @@ fn saegesser(c: &mut Criterion) {
     let puzzles: Vec<Puzzle> = (0..10_000).map(|_| plant(&mut rng, &o).0).collect();
     let mut g = c.benchmark_group("saegesser");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
+    let one = options(1);
     for order in [Order::Row, Order::Spiral, Order::Constrained] {
-        let bt = Backtrack { order };
+        let bt = Backtrack::new(order);
         g.bench_function(format!("10000x3x3-m4-{order}"), |b| {
-            b.iter(|| puzzles.iter().map(|p| count(&bt, p, 1).0).sum::<u64>())
+            b.iter(|| puzzles.iter().map(|p| count(&bt, p, &one).0).sum::<u64>())
         });
     }
     g.finish();
@@ -100,10 +106,10 @@ fn nodes_per_second(c: &mut Criterion) {
         big.push((format!("random {n}x{n} m{m}"), plant(&mut rng, &o).0));
     }
     for order in [Order::Row, Order::Spiral, Order::Constrained] {
-        let bt = Backtrack { order };
+        let bt = Backtrack::new(order);
         for (name, p) in &big {
             let t = Instant::now();
-            let (sols, nodes) = count(&bt, p, 1);
+            let (sols, nodes) = count(&bt, p, &options(1));
             let s = t.elapsed().as_secs_f64();
             println!(
                 "nodes/s {order:<11} {name:<20} {sols:>6} solutions {nodes:>12} nodes {s:>8.3} s {:>7.1} M nodes/s",
@@ -112,16 +118,16 @@ fn nodes_per_second(c: &mut Criterion) {
         }
     }
     // Threads: a search of over a second on one core.
-    let bt = Backtrack { order: Order::Row };
+    let bt = Backtrack::new(Order::Row);
     for (name, p) in &big {
         let t1 = Instant::now();
-        let a = count(&bt, p, 1);
+        let a = count(&bt, p, &options(1));
         let s1 = t1.elapsed().as_secs_f64();
         if s1 < 1.0 {
             continue;
         }
         let t2 = Instant::now();
-        let b = count(&bt, p, 2);
+        let b = count(&bt, p, &options(2));
         let s2 = t2.elapsed().as_secs_f64();
         assert_eq!(a, b);
         println!(

@@ -117,22 +117,29 @@ fn neighbours(n: usize, c: usize) -> impl Iterator<Item = (usize, usize)> {
 }
 
 fn constrained(n: usize) -> Vec<usize> {
-    let mut placed = vec![false; n * n];
-    let mut out = Vec::with_capacity(n * n);
-    let count = |placed: &[bool], c: usize| neighbours(n, c).filter(|&(_, b)| placed[b]).count();
-    for _ in 0..n * n {
-        let best = (0..n * n)
+    // cnt[c]: placed neighbours of c. The key of a free cell c is (its
+    // placed neighbours, the free cells with at least two placed neighbours
+    // once c is placed, then the lower index).
+    let cells = n * n;
+    let mut placed = vec![false; cells];
+    let mut cnt = vec![0usize; cells];
+    let mut out = Vec::with_capacity(cells);
+    for _ in 0..cells {
+        let base = (0..cells).filter(|&d| !placed[d] && cnt[d] >= 2).count();
+        let best = (0..cells)
             .filter(|&c| !placed[c])
             .max_by_key(|&c| {
-                let mut after = placed.clone();
-                after[c] = true;
-                let twos = (0..n * n)
-                    .filter(|&d| !after[d] && count(&after, d) >= 2)
+                let gained = neighbours(n, c)
+                    .filter(|&(_, d)| !placed[d] && cnt[d] == 1)
                     .count();
-                (count(&placed, c), twos, std::cmp::Reverse(c))
+                let twos = base - usize::from(cnt[c] >= 2) + gained;
+                (cnt[c], twos, std::cmp::Reverse(c))
             })
             .expect("a free cell");
         placed[best] = true;
+        for (_, d) in neighbours(n, best) {
+            cnt[d] += 1;
+        }
         out.push(best);
     }
     out
@@ -142,13 +149,32 @@ fn constrained(n: usize) -> Vec<usize> {
 #[derive(Clone, Copy, Debug)]
 pub struct Backtrack {
     pub order: Order,
+    /// Search one board turn of every solution and emit its four turns
+    /// (docs/architecture.md, "Backtracking"); only without `--symmetry`.
+    /// `false` searches the full tree, for node-count studies.
+    pub reduce_turns: bool,
+}
+
+impl Backtrack {
+    pub fn new(order: Order) -> Backtrack {
+        Backtrack {
+            order,
+            reduce_turns: true,
+        }
+    }
+
+    /// The same search over the full tree (every board turn searched).
+    pub fn full_tree(order: Order) -> Backtrack {
+        Backtrack {
+            order,
+            reduce_turns: false,
+        }
+    }
 }
 
 impl Default for Backtrack {
     fn default() -> Self {
-        Backtrack {
-            order: DEFAULT_ORDER,
-        }
+        Backtrack::new(DEFAULT_ORDER)
     }
 }
 
@@ -165,209 +191,285 @@ fn code(e: Edge) -> u16 {
         }
 }
 
-/// The code an adjacent edge must have.
+/// The code an adjacent edge must have (`+` and `-` swap, `=` stays);
+/// without branches, as halves come in random order.
 fn partner(c: u16) -> u16 {
-    match c % 3 {
-        0 => c + 1,
-        1 => c - 1,
-        _ => c,
-    }
+    const SWAP: [u16; 3] = [1, 0, 2];
+    c - c % 3 + SWAP[(c % 3) as usize]
 }
 
-/// Candidate orientations grouped by a key, stored flat (no per-key Vec).
-#[derive(Default)]
-struct Csr {
-    start: Vec<u32>,
-    items: Vec<u16>,
-}
+/// The most 64-bit words a set of orientations takes (`MAX_TILES * 4` bits).
+const MAX_WORDS: usize = MAX_TILES * 4 / 64;
 
-impl Csr {
-    fn build(keys: usize, entries: impl Iterator<Item = (usize, u16)>) -> Csr {
-        let mut buckets: Vec<Vec<u16>> = vec![Vec::new(); keys];
-        for (k, o) in entries {
-            buckets[k].push(o);
-        }
-        let mut start = Vec::with_capacity(keys + 1);
-        let mut items = Vec::new();
-        for b in buckets {
-            start.push(items.len() as u32);
-            items.extend(b);
-        }
-        start.push(items.len() as u32);
-        Csr { start, items }
-    }
-    #[inline]
-    fn get(&self, k: usize) -> &[u16] {
-        &self.items[self.start[k] as usize..self.start[k + 1] as usize]
-    }
-}
-
-/// How a depth finds its candidates.
 #[derive(Clone, Copy)]
-enum Index {
-    All,
-    /// By the code required in direction `dir`, from the neighbour `nb`.
-    One {
-        dir: usize,
-        nb: usize,
-    },
-    /// By the codes required in two directions (pair table `pair`).
-    Two {
-        pair: usize,
-        d1: usize,
-        nb1: usize,
-        d2: usize,
-        nb2: usize,
-    },
-}
-
 struct Step {
     cell: usize,
-    index: Index,
-    /// Further placed neighbours to check: (direction, neighbour cell).
-    rest: Vec<(usize, usize)>,
+    /// The placed neighbours: (direction from this cell, neighbour cell).
+    nbs: [(usize, usize); 4],
+    k: usize,
+    /// The direction of the previous depth's cell, if it is a neighbour.
+    link: Option<usize>,
+    /// The placed neighbours other than the previous depth's cell.
+    older: [(usize, usize); 4],
+    n_older: usize,
+    /// The tile here must have a larger index than the tile of the first
+    /// placed cell (the turn reduction on boards without a centre).
+    above_first: bool,
 }
 
-/// Everything the search reads, built once per puzzle.
+/// How the search avoids visiting every board turn of a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reduce {
+    /// Full tree.
+    None,
+    /// Odd n: the centre tile has rotation 0.
+    CentreRotation,
+    /// Even n: the first placed cell holds the smallest tile of its orbit
+    /// under board turns.
+    FirstOfOrbit,
+}
+
+/// Everything the search reads, built once per puzzle. Sets of orientations
+/// (`o = tile index * 4 + rotation`) are bitsets of `words` 64-bit words,
+/// stored flat.
 struct Tables<'p> {
     puzzle: &'p Puzzle,
     cells: usize,
-    /// Per orientation `o = tile index * 4 + rotation`: its four edge codes.
-    edges: Vec<[u16; 4]>,
-    ncodes: usize,
-    all: Vec<u16>,
-    by_dir: [Csr; 4],
-    /// Pairs of directions (d1 < d2), keyed by code1 * ncodes + code2.
-    by_pair: Vec<Csr>,
+    words: usize,
+    /// Per orientation `o` and direction `d` (at `(o * 4 + d) * words`): the
+    /// orientations a cell may hold when its neighbour in direction `d`
+    /// holds `o`, i.e. those whose edge `d` matches the facing edge of `o`.
+    fit: Vec<u64>,
     steps: Vec<Step>,
-    /// Per depth and orientation: allowed by the symmetry rules' pruning.
-    allowed: Vec<bool>,
-    symmetry: Symmetry,
+    /// Per depth: the orientations allowed there (every orientation, less
+    /// what the symmetry rules' pruning or the turn reduction forbid).
+    allowed: Vec<u64>,
+    /// Per tile index: the orientations of larger tile indices.
+    above: Vec<u64>,
+    /// The user's symmetry rules, when there are any.
+    symmetry: Option<&'p Symmetry>,
+    reduce: Reduce,
+    first_cell: usize,
+    /// Per orientation: its placement.
+    place: Vec<Placement>,
+    /// For emitting turns, at `k * cells + c` for k = 0..4 (empty without
+    /// the turn reduction): the cell that cell c's tile moves to under k
+    /// quarter turns.
+    turns: Vec<usize>,
+}
+
+/// Word `w` of the set of bits from `bit` on.
+fn from_bit(bit: usize, w: usize) -> u64 {
+    match bit.checked_sub(w * 64) {
+        None => !0,
+        Some(k) if k >= 64 => 0,
+        Some(k) => !0 << k,
+    }
+}
+
+fn set_bit(set: &mut [u64], bit: usize) {
+    set[bit / 64] |= 1 << (bit % 64);
 }
 
 impl<'p> Tables<'p> {
-    fn new(puzzle: &'p Puzzle, order: Order, symmetry: &Symmetry) -> Tables<'p> {
+    fn new(
+        puzzle: &'p Puzzle,
+        order: Order,
+        symmetry: &'p Symmetry,
+        reduce_turns: bool,
+    ) -> Tables<'p> {
         let n = puzzle.n;
         let cells = n * n;
         let nori = puzzle.len() * 4;
+        let words = nori.div_ceil(64);
+        let ncodes = 3 * puzzle.motifs.len().max(1);
+        // Per direction and code: the orientations showing that code on
+        // that edge.
+        let mut by_edge = vec![0u64; 4 * ncodes * words];
         let edges: Vec<[u16; 4]> = (0..nori)
             .map(|o| {
                 let t = &puzzle.tiles[o / 4];
                 std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
             })
             .collect();
-        let ncodes = 3 * puzzle.motifs.len().max(1);
-        let by_dir: [Csr; 4] = std::array::from_fn(|d| {
-            Csr::build(ncodes, (0..nori).map(|o| (edges[o][d] as usize, o as u16)))
-        });
-        let pairs: Vec<(usize, usize)> = (0..4)
-            .flat_map(|a| ((a + 1)..4).map(move |b| (a, b)))
-            .collect();
-        let by_pair = pairs
-            .iter()
-            .map(|&(a, b)| {
-                Csr::build(
-                    ncodes * ncodes,
-                    (0..nori).map(|o| {
-                        (
-                            edges[o][a] as usize * ncodes + edges[o][b] as usize,
-                            o as u16,
-                        )
-                    }),
-                )
-            })
-            .collect();
+        for (o, e) in edges.iter().enumerate() {
+            for (d, &c) in e.iter().enumerate() {
+                set_bit(
+                    &mut by_edge[(d * ncodes + c as usize) * words..][..words],
+                    o,
+                );
+            }
+        }
+        let mut fit = Vec::with_capacity(nori * 4 * words);
+        for e in &edges {
+            for d in 0..4 {
+                let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
+                fit.extend_from_slice(&by_edge[at..at + words]);
+            }
+        }
         let order_cells = order.cells(n);
-        let mut placed = vec![false; cells];
-        let mut steps = Vec::with_capacity(cells);
+        let reduce = match (reduce_turns && symmetry.is_none(), n % 2) {
+            (false, _) => Reduce::None,
+            (true, 1) => Reduce::CentreRotation,
+            (true, _) => Reduce::FirstOfOrbit,
+        };
+        let first_cell = order_cells[0];
+        let turn = |c: usize| (n - 1 - c % n) * n + c / n;
+        let first_orbit = [
+            turn(first_cell),
+            turn(turn(first_cell)),
+            turn(turn(turn(first_cell))),
+        ];
+        let centre = (n / 2) * n + n / 2;
+        let every = |w: usize| !from_bit(nori, w);
+        let mut allowed = Vec::with_capacity(cells * words);
+        let mut placed = 0u128;
+        let mut steps: Vec<Step> = Vec::with_capacity(cells);
         for &c in &order_cells {
-            let mut nbs: Vec<(usize, usize)> =
-                neighbours(n, c).filter(|&(_, b)| placed[b]).collect();
-            nbs.sort();
-            let index = match nbs.len() {
-                0 => Index::All,
-                1 => Index::One {
-                    dir: nbs[0].0,
-                    nb: nbs[0].1,
-                },
-                _ => Index::Two {
-                    pair: pairs
-                        .iter()
-                        .position(|&p| p == (nbs[0].0, nbs[1].0))
-                        .expect("sorted pair"),
-                    d1: nbs[0].0,
-                    nb1: nbs[0].1,
-                    d2: nbs[1].0,
-                    nb2: nbs[1].1,
-                },
-            };
-            let rest = nbs.iter().skip(2).copied().collect();
+            let prev = steps.last().map(|s| s.cell);
+            let (mut nbs, mut k) = ([(0, 0); 4], 0);
+            let (mut older, mut n_older, mut link) = ([(0, 0); 4], 0, None);
+            for nb in neighbours(n, c).filter(|&(_, b)| placed >> b & 1 == 1) {
+                nbs[k] = nb;
+                k += 1;
+                if Some(nb.1) == prev {
+                    link = Some(nb.0);
+                } else {
+                    older[n_older] = nb;
+                    n_older += 1;
+                }
+            }
             steps.push(Step {
                 cell: c,
-                index,
-                rest,
+                nbs,
+                k,
+                link,
+                older,
+                n_older,
+                above_first: reduce == Reduce::FirstOfOrbit
+                    && c != first_cell
+                    && first_orbit.contains(&c),
             });
-            placed[c] = true;
+            let from = allowed.len();
+            allowed.extend((0..words).map(every));
+            let centre_rotation = reduce == Reduce::CentreRotation && c == centre;
+            if centre_rotation || !symmetry.is_none() {
+                for o in 0..nori {
+                    let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
+                    if (centre_rotation && r != 0) || !symmetry.allows(puzzle, c, tile, r) {
+                        allowed[from + o / 64] &= !(1 << (o % 64));
+                    }
+                }
+            }
+            placed |= 1 << c;
         }
-        let allowed = steps
-            .iter()
-            .flat_map(|s| {
-                (0..nori).map(move |o| {
-                    symmetry.allows(puzzle, s.cell, puzzle.tiles[o / 4].id, (o % 4) as u8)
-                })
-            })
-            .collect();
+        let mut above = Vec::new();
+        if reduce == Reduce::FirstOfOrbit {
+            above.reserve(puzzle.len() * words);
+            for t in 0..puzzle.len() {
+                above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
+            }
+        }
         Tables {
             puzzle,
             cells,
-            edges,
-            ncodes,
-            all: (0..nori as u16).collect(),
-            by_dir,
-            by_pair,
+            words,
+            fit,
             steps,
             allowed,
-            symmetry: symmetry.clone(),
-        }
-    }
-
-    /// The orientation's code on the side facing direction `dir` from a cell
-    /// whose neighbour `nb` (in direction `dir`) holds orientation `o_nb`.
-    #[inline]
-    fn need(&self, dir: usize, o_nb: u16) -> usize {
-        partner(self.edges[o_nb as usize][(dir + 2) % 4]) as usize
-    }
-
-    fn solution(&self, placed: &[u16]) -> Solution {
-        Solution::new(
-            placed
-                .iter()
-                .map(|&o| Placement {
-                    tile: self.puzzle.tiles[o as usize / 4].id,
+            above,
+            symmetry: (!symmetry.is_none()).then_some(symmetry),
+            reduce,
+            first_cell,
+            place: (0..nori)
+                .map(|o| Placement {
+                    tile: puzzle.tiles[o / 4].id,
                     rotation: (o % 4) as u8,
                 })
                 .collect(),
-        )
+            turns: if reduce == Reduce::None {
+                Vec::new()
+            } else {
+                // (i, j) goes to (n-1-j, i), (n-1-i, n-1-j), (j, n-1-i).
+                let mut turns = Vec::with_capacity(4 * cells);
+                turns.extend(0..cells);
+                for k in 1..4 {
+                    for i in 0..n {
+                        for j in 0..n {
+                            let (a, b) = match k {
+                                1 => (n - 1 - j, i),
+                                2 => (n - 1 - i, n - 1 - j),
+                                _ => (j, n - 1 - i),
+                            };
+                            turns.push(a * n + b);
+                        }
+                    }
+                }
+                turns
+            },
+        }
+    }
+    /// The orientations a cell may hold when its neighbour in direction
+    /// `dir` holds orientation `o`.
+    #[inline(always)]
+    fn fit_of<const W: usize>(&self, o: usize, dir: usize) -> [u64; W] {
+        words(&self.fit, (o * 4 + (dir & 3)) * W)
+    }
+
+    /// Hand a complete board to `out`: itself, or its four turns under the
+    /// turn reduction; boards the user's symmetry rules reject are dropped.
+    /// `buf` is a reused buffer.
+    fn emit(&self, placed: &[u16], buf: &mut Vec<Placement>, out: &mut dyn FnMut(&[Placement])) {
+        let placed = &placed[..self.cells];
+        if self.reduce == Reduce::None {
+            buf.clear();
+            buf.extend(placed.iter().map(|&o| self.place[o as usize]));
+            match self.symmetry {
+                Some(sym) => {
+                    let s = Solution::new(buf.clone());
+                    if sym.accepts(self.puzzle, &s) {
+                        out(s.cells());
+                    }
+                }
+                None => out(buf),
+            }
+            return;
+        }
+        // Turn k sends the tile of cell c to turns[k][c], k quarter turns
+        // further round.
+        buf.resize(self.cells, self.place[0]);
+        for (k, to) in self.turns.chunks_exact(self.cells).enumerate() {
+            for (&o, &dest) in placed.iter().zip(to) {
+                let o = o as usize;
+                buf[dest] = self.place[(o & !3) | ((o + k) & 3)];
+            }
+            out(buf);
+        }
     }
 }
 
-/// Search state of one worker.
-struct State<'a> {
-    placed: Vec<u16>,
-    used: u128,
+/// How many nodes pass between two looks at the clock and the stop flag.
+const CHECK_EVERY: u32 = 1 << 16;
+
+/// Search state of one worker; `W` words per set of orientations.
+struct State<'a, const W: usize> {
+    /// Orientation per cell (row-major); indexed modulo `MAX_TILES`.
+    placed: [u16; MAX_TILES],
+    /// The orientations of the tiles on the board.
+    used: [u64; W],
     nodes: Vec<u64>,
-    total: u64,
+    budget: u32,
     stop: &'a AtomicBool,
-    check: &'a dyn Fn() -> bool,
+    check: &'a (dyn Fn() -> bool + Sync),
 }
 
-impl<'a> State<'a> {
-    fn new(cells: usize, stop: &'a AtomicBool, check: &'a dyn Fn() -> bool) -> State<'a> {
+impl<'a, const W: usize> State<'a, W> {
+    fn new(cells: usize, stop: &'a AtomicBool, check: &'a (dyn Fn() -> bool + Sync)) -> Self {
         State {
-            placed: vec![0; cells],
-            used: 0,
+            placed: [0; MAX_TILES],
+            used: [0; W],
             nodes: vec![0; cells],
-            total: 0,
+            budget: CHECK_EVERY,
             stop,
             check,
         }
@@ -375,73 +477,179 @@ impl<'a> State<'a> {
 
     /// Put a prefix (orientations for the first depths) on the board.
     fn set_prefix(&mut self, t: &Tables<'_>, prefix: &[u16]) {
-        self.used = 0;
+        self.used = [0; W];
         for (d, &o) in prefix.iter().enumerate() {
             self.placed[t.steps[d].cell] = o;
-            self.used |= 1u128 << (o / 4);
+            self.used[o as usize / 64] |= tile_bits(o as usize);
         }
+    }
+
+    /// Every `CHECK_EVERY` nodes: the clock, Ctrl-C and the other workers.
+    #[cold]
+    fn should_stop(&mut self) -> bool {
+        self.budget = CHECK_EVERY;
+        if (self.check)() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.stop.load(Ordering::Relaxed)
     }
 }
 
-/// Statistics of a backtracking run.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Nodes {
-    pub per_depth: Vec<u64>,
-    pub total: u64,
+/// `a &= b`, word by word.
+#[inline(always)]
+fn and<const W: usize>(a: &mut [u64; W], b: [u64; W]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= y;
+    }
 }
 
-/// Depth-first search from `depth`; `emit` gets every placement that fills
-/// the cells of depths `0..limit`.
-fn search(
+/// `a &= !b`, word by word.
+#[inline(always)]
+fn and_not<const W: usize>(a: &mut [u64; W], b: &[u64; W]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= !y;
+    }
+}
+
+/// The bits of the four orientations of the tile of orientation `o`, within
+/// its word.
+#[inline(always)]
+fn tile_bits(o: usize) -> u64 {
+    0xF << ((o % 64) & !3)
+}
+
+/// `W` words of a flat bitset table from word `at`.
+#[inline(always)]
+fn words<const W: usize>(table: &[u64], at: usize) -> [u64; W] {
+    let s = &table[at..at + W];
+    std::array::from_fn(|w| s[w])
+}
+
+/// The candidates at `depth` given the board: the orientations allowed
+/// there, not on the board, and showing on each side with a placed neighbour
+/// the code that neighbour requires.
+#[inline(always)]
+fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -> [u64; W] {
+    const M: usize = MAX_TILES - 1;
+    let step = &t.steps[depth];
+    let mut cand: [u64; W] = words(&t.allowed, depth * W);
+    and_not(&mut cand, &st.used);
+    for &(dir, nb) in &step.nbs[..step.k] {
+        and(&mut cand, t.fit_of(st.placed[nb & M] as usize, dir));
+    }
+    if step.above_first {
+        let first = st.placed[t.first_cell & M] as usize / 4;
+        and(&mut cand, words(&t.above, first * W));
+    }
+    cand
+}
+
+/// Depth-first search of the depths `start..limit`, with the board holding
+/// the depths before `start`; `emit` gets every board that fills them.
+/// Returns false when asked to stop.
+fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
     t: &Tables<'_>,
-    st: &mut State<'_>,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    if start == limit {
+        emit(&st.placed);
+        return true;
+    }
+    let cand = candidates(t, st, start);
+    cand == [0; W] || descend(t, st, start, limit, cand, emit)
+}
+
+/// Place each of `cand` at `depth` in turn: every placement is a node.
+///
+/// The next depth's candidates are computed here, so a dead end costs no
+/// call: what the older neighbours of the next cell allow is computed once,
+/// and per placement only the set fitting the new tile is loaded.
+fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
     depth: usize,
     limit: usize,
-    emit: &mut dyn FnMut(&Tables<'_>, &[u16]),
-) {
-    if depth == limit {
-        emit(t, &st.placed);
-        return;
-    }
-    let step = &t.steps[depth];
-    let cands: &[u16] = match step.index {
-        Index::All => &t.all,
-        Index::One { dir, nb } => t.by_dir[dir].get(t.need(dir, st.placed[nb])),
-        Index::Two {
-            pair,
-            d1,
-            nb1,
-            d2,
-            nb2,
-        } => {
-            let k = t.need(d1, st.placed[nb1]) * t.ncodes + t.need(d2, st.placed[nb2]);
-            t.by_pair[pair].get(k)
-        }
-    };
-    let allowed = &t.allowed[depth * t.all.len()..(depth + 1) * t.all.len()];
-    'cand: for &o in cands {
-        let bit = 1u128 << (o / 4);
-        if st.used & bit != 0 || !allowed[o as usize] {
-            continue;
-        }
-        for &(dir, nb) in &step.rest {
-            if t.edges[o as usize][dir] as usize != t.need(dir, st.placed[nb]) {
-                continue 'cand;
+    cand: [u64; W],
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let cell = t.steps[depth].cell & M;
+    let mut made = 0u64;
+    if depth + 1 == limit {
+        for (w, mut bits) in cand.into_iter().enumerate() {
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                made += 1;
+                st.placed[cell] = (w * 64 + b) as u16;
+                emit(&st.placed);
             }
         }
-        st.nodes[depth] += 1;
-        st.total += 1;
-        if st.total & 0xFFFF == 0 && (st.check)() {
-            st.stop.store(true, Ordering::Relaxed);
-        }
-        if st.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        st.placed[step.cell] = o;
-        st.used |= bit;
-        search(t, st, depth + 1, limit, emit);
-        st.used &= !bit;
+        st.nodes[depth] += made;
+        return true;
     }
+    let next_step = &t.steps[depth + 1];
+    let mut base: [u64; W] = words(&t.allowed, (depth + 1) * W);
+    for &(dir, nb) in &next_step.older[..next_step.n_older] {
+        and(&mut base, t.fit_of(st.placed[nb & M] as usize, dir));
+    }
+    // The turn reduction on even boards: above the first tile, which is
+    // the one placed now when this is depth 0.
+    let above_now = next_step.above_first && depth == 0;
+    if next_step.above_first && depth > 0 {
+        let first = st.placed[t.first_cell & M] as usize / 4;
+        and(&mut base, words(&t.above, first * W));
+    }
+    let link = next_step.link;
+    // The next depth's candidates after placing `o` here.
+    let next_of = |used: &[u64; W], o: usize| {
+        let mut next = base;
+        and_not(&mut next, used);
+        next[o / 64 % W] &= !tile_bits(o);
+        if let Some(dir) = link {
+            and(&mut next, t.fit_of(o, dir));
+        }
+        if above_now {
+            and(&mut next, words(&t.above, o / 4 * W));
+        }
+        next
+    };
+    // First pass, without branches but the loop's own: which placements
+    // leave the next depth a candidate. Dead ends end here.
+    let mut alive = [0u64; W];
+    for (w, mut bits) in cand.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            made += 1;
+            let next = next_of(&st.used, w * 64 + b);
+            alive[w] |= u64::from(next != [0; W]) << b;
+        }
+    }
+    st.nodes[depth] += made;
+    st.budget = st.budget.saturating_sub(made as u32);
+    if st.budget == 0 && st.should_stop() {
+        return false;
+    }
+    for (w, mut bits) in alive.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let o = w * 64 + b;
+            let next = next_of(&st.used, o);
+            st.placed[cell] = o as u16;
+            st.used[w] |= tile_bits(o);
+            let go = descend(t, st, depth + 1, limit, next, emit);
+            st.used[w] &= !tile_bits(o);
+            if !go {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 impl Solver for Backtrack {
@@ -452,7 +660,11 @@ impl Solver for Backtrack {
         env!("CARGO_PKG_VERSION").to_string()
     }
     fn model_name(&self) -> String {
-        self.order.name().to_string()
+        if self.reduce_turns {
+            self.order.name().to_string()
+        } else {
+            format!("{}+full-tree", self.order.name())
+        }
     }
     fn enumerate(
         &self,
@@ -470,9 +682,9 @@ impl Solver for Backtrack {
             ));
         }
         let start = Instant::now();
-        let t = Tables::new(puzzle, self.order, &options.symmetry);
+        let t = Tables::new(puzzle, self.order, &options.symmetry, self.reduce_turns);
         let deadline = options.time_limit.map(|d| start + d);
-        let stop_token = options.stop.clone();
+        let stop_token = &options.stop;
         let timed_out = AtomicBool::new(false);
         let check = || {
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -482,84 +694,29 @@ impl Solver for Backtrack {
                 stop_token.is_stopped()
             }
         };
-        let stop = AtomicBool::new(false);
+        let stop = AtomicBool::new(check());
         let threads = options.threads.max(1);
-        let check_symmetry = !t.symmetry.is_none();
-        let mut nodes = Nodes {
-            per_depth: vec![0; t.cells],
-            total: 0,
-        };
-        if threads == 1 || t.cells < 2 {
-            let mut st = State::new(t.cells, &stop, &check);
-            let mut emit = |t: &Tables<'_>, placed: &[u16]| {
-                let s = t.solution(placed);
-                if !check_symmetry || t.symmetry.accepts(t.puzzle, &s) {
-                    callback.on_solution(s.cells());
-                }
-            };
-            search(&t, &mut st, 0, t.cells, &mut emit);
-            nodes.per_depth = st.nodes;
-            nodes.total = st.total;
+        let per_depth = if stop.load(Ordering::Relaxed) {
+            vec![0; t.cells]
         } else {
-            // Split the tree at depth 1 (or 2 when that gives too few
-            // subtrees) and let the workers pull subtrees from a counter.
-            let (prefixes, prefix_nodes) = prefixes(&t, threads * 8, &stop, &check);
-            nodes.per_depth = prefix_nodes;
-            let next = AtomicUsize::new(0);
-            let (tx, rx) = mpsc::channel::<Vec<Solution>>();
-            std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                for _ in 0..threads {
-                    let tx = tx.clone();
-                    let (t, next, prefixes, stop, check) = (&t, &next, &prefixes, &stop, &check);
-                    handles.push(scope.spawn(move || {
-                        let mut st = State::new(t.cells, stop, check);
-                        loop {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(prefix) = prefixes.get(k) else { break };
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            st.set_prefix(t, prefix);
-                            let mut batch = Vec::new();
-                            let mut emit = |t: &Tables<'_>, placed: &[u16]| {
-                                let s = t.solution(placed);
-                                if !check_symmetry || t.symmetry.accepts(t.puzzle, &s) {
-                                    batch.push(s);
-                                }
-                            };
-                            search(t, &mut st, prefix.len(), t.cells, &mut emit);
-                            if tx.send(batch).is_err() {
-                                break;
-                            }
-                        }
-                        (st.nodes, st.total)
-                    }));
-                }
-                drop(tx);
-                let mut progress = Progress {
-                    subproblems_pending: prefixes.len() as u64,
-                    ..Progress::default()
-                };
-                for batch in rx {
-                    progress.solutions += batch.len() as u64;
-                    for s in &batch {
-                        callback.on_solution(s.cells());
-                    }
-                    progress.subproblems_done += 1;
-                    progress.subproblems_pending -= 1;
-                    callback.on_progress(&progress);
-                }
-                for h in handles {
-                    let (per_depth, total) = h.join().expect("worker");
-                    for (a, b) in nodes.per_depth.iter_mut().zip(per_depth) {
-                        *a += b;
-                    }
-                    nodes.total += total;
-                }
-            });
-            nodes.total = nodes.per_depth.iter().sum();
-        }
+            let run = Run {
+                t: &t,
+                threads,
+                stop: &stop,
+                check: &check,
+            };
+            match t.words {
+                1 => run.go::<1>(callback),
+                2 => run.go::<2>(callback),
+                3 => run.go::<3>(callback),
+                4 => run.go::<4>(callback),
+                5 => run.go::<5>(callback),
+                6 => run.go::<6>(callback),
+                7 => run.go::<7>(callback),
+                _ => run.go::<MAX_WORDS>(callback),
+            }
+        };
+        let total: u64 = per_depth.iter().sum();
         let elapsed = start.elapsed().as_secs_f64();
         let status = if stop.load(Ordering::Relaxed) {
             RunStatus::Stopped(if timed_out.load(Ordering::Relaxed) {
@@ -573,10 +730,10 @@ impl Solver for Backtrack {
         Ok(SolverRun {
             status,
             stats: SolverStats {
-                nodes: Some(nodes.total),
-                nodes_per_depth: Some(nodes.per_depth),
+                nodes: Some(total),
+                nodes_per_depth: Some(per_depth),
                 nodes_per_second: Some(if elapsed > 0.0 {
-                    nodes.total as f64 / elapsed
+                    total as f64 / elapsed
                 } else {
                     0.0
                 }),
@@ -588,30 +745,310 @@ impl Solver for Backtrack {
     }
 }
 
+/// One enumeration: the tables, the workers, and how to stop.
+struct Run<'a, 'p> {
+    t: &'a Tables<'p>,
+    threads: usize,
+    stop: &'a AtomicBool,
+    check: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Run<'_, '_> {
+    /// Enumerate with `W` words per bitset; returns the nodes per depth.
+    fn go<const W: usize>(&self, callback: &mut dyn SolutionCallback) -> Vec<u64> {
+        let t = self.t;
+        let (stop, check) = (self.stop, self.check);
+        if self.threads == 1 || t.cells < 2 {
+            let mut st = State::<W>::new(t.cells, stop, check);
+            let mut buf = Vec::new();
+            let mut out = |cells: &[Placement]| callback.on_solution(cells);
+            search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
+                t.emit(placed, &mut buf, &mut out)
+            });
+            return st.nodes;
+        }
+        // Split the tree a few levels deep and let the workers pull subtrees
+        // from a counter.
+        let (prefixes, mut per_depth) = prefixes::<W>(t, self.threads * 8, stop, check);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<Vec<Placement>>();
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for _ in 0..self.threads {
+                let tx = tx.clone();
+                let (next, prefixes) = (&next, &prefixes);
+                handles.push(scope.spawn(move || {
+                    let mut st = State::<W>::new(t.cells, stop, check);
+                    let mut buf = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(prefix) = prefixes.get(k) else { break };
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        st.set_prefix(t, prefix);
+                        // The solutions of one subtree, flat.
+                        let mut batch = Vec::new();
+                        let mut out = |cells: &[Placement]| batch.extend_from_slice(cells);
+                        search(
+                            t,
+                            &mut st,
+                            prefix.len(),
+                            t.cells,
+                            &mut |placed: &[u16; MAX_TILES]| t.emit(placed, &mut buf, &mut out),
+                        );
+                        if tx.send(batch).is_err() {
+                            break;
+                        }
+                    }
+                    st.nodes
+                }));
+            }
+            drop(tx);
+            let mut progress = Progress {
+                subproblems_pending: prefixes.len() as u64,
+                ..Progress::default()
+            };
+            for batch in rx {
+                for cells in batch.chunks(t.cells) {
+                    callback.on_solution(cells);
+                    progress.solutions += 1;
+                }
+                progress.subproblems_done += 1;
+                progress.subproblems_pending -= 1;
+                callback.on_progress(&progress);
+            }
+            for h in handles {
+                for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
+                    *a += b;
+                }
+            }
+        });
+        per_depth
+    }
+}
+
 /// Every consistent placement of the first depths, deep enough to give at
 /// least `want` subtrees; and the nodes that took, per depth.
-fn prefixes(
+fn prefixes<const W: usize>(
     t: &Tables<'_>,
     want: usize,
     stop: &AtomicBool,
-    check: &dyn Fn() -> bool,
+    check: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Vec<u16>>, Vec<u64>) {
-    let mut st = State::new(t.cells, stop, check);
+    let mut st = State::<W>::new(t.cells, stop, check);
     let mut level: Vec<Vec<u16>> = vec![Vec::new()];
     let mut depth = 0;
     while depth + 1 < t.cells && level.len() < want {
         let mut next = Vec::new();
         for p in &level {
             st.set_prefix(t, p);
-            let mut emit = |t: &Tables<'_>, placed: &[u16]| {
-                let mut q = p.clone();
-                q.push(placed[t.steps[depth].cell]);
-                next.push(q);
-            };
-            search(t, &mut st, depth, depth + 1, &mut emit);
+            let cell = t.steps[depth].cell;
+            search(
+                t,
+                &mut st,
+                depth,
+                depth + 1,
+                &mut |placed: &[u16; MAX_TILES]| {
+                    let mut q = p.clone();
+                    q.push(placed[cell]);
+                    next.push(q);
+                },
+            );
         }
         level = next;
         depth += 1;
     }
     (level, st.nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantOptions, Rng, plant};
+    use crate::solve::StopToken;
+
+    /// Every board the solver reports, in order.
+    #[derive(Default)]
+    struct Boards(Vec<Vec<Placement>>);
+    impl SolutionCallback for Boards {
+        fn on_solution(&mut self, cells: &[Placement]) {
+            self.0.push(cells.to_vec());
+        }
+    }
+
+    fn boards(bt: Backtrack, p: &Puzzle, threads: usize) -> (Vec<Vec<Placement>>, SolverRun) {
+        let mut b = Boards::default();
+        let opts = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        let run = bt.enumerate(p, &opts, &mut b).unwrap();
+        b.0.sort_by_key(|cells| {
+            cells
+                .iter()
+                .map(|c| (c.tile, c.rotation))
+                .collect::<Vec<_>>()
+        });
+        (b.0, run)
+    }
+
+    #[test]
+    fn orders_visit_every_cell_once() {
+        for n in 1..=8 {
+            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                let mut cells = order.cells(n);
+                assert_eq!(cells.len(), n * n);
+                if order == Order::Spiral {
+                    assert_eq!(cells[0], (n - 1) / 2 * n + (n - 1) / 2);
+                }
+                cells.sort();
+                assert_eq!(cells, (0..n * n).collect::<Vec<_>>());
+            }
+        }
+        assert_eq!(Order::Spiral.cells(3), [4, 5, 8, 7, 6, 3, 0, 1, 2]);
+        // Saegesser's 1,2,5,4,3,6,7,8,9 is 1,2,4,5,3,6,8,7,9 here.
+        assert_eq!(Order::Constrained.cells(3), [0, 1, 3, 4, 2, 5, 7, 6, 8]);
+    }
+
+    /// The constrained order by its definition, recounting everything.
+    fn constrained_by_definition(n: usize) -> Vec<usize> {
+        let mut placed = vec![false; n * n];
+        let mut out = Vec::new();
+        let count =
+            |placed: &[bool], c: usize| neighbours(n, c).filter(|&(_, b)| placed[b]).count();
+        for _ in 0..n * n {
+            let best = (0..n * n)
+                .filter(|&c| !placed[c])
+                .max_by_key(|&c| {
+                    let mut after = placed.clone();
+                    after[c] = true;
+                    let twos = (0..n * n)
+                        .filter(|&d| !after[d] && count(&after, d) >= 2)
+                        .count();
+                    (count(&placed, c), twos, std::cmp::Reverse(c))
+                })
+                .unwrap();
+            placed[best] = true;
+            out.push(best);
+        }
+        out
+    }
+
+    #[test]
+    fn constrained_order_follows_its_definition() {
+        for n in 1..=9 {
+            assert_eq!(
+                Order::Constrained.cells(n),
+                constrained_by_definition(n),
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn partner_codes() {
+        let e = |motif, half| code(Edge { motif, half });
+        assert_eq!(partner(e(5, Half::Plus)), e(5, Half::Minus));
+        assert_eq!(partner(e(5, Half::Minus)), e(5, Half::Plus));
+        assert_eq!(partner(e(5, Half::Same)), e(5, Half::Same));
+    }
+
+    #[test]
+    fn bit_ranges() {
+        assert_eq!(from_bit(0, 0), !0);
+        assert_eq!(from_bit(4, 0), !0 << 4);
+        assert_eq!(from_bit(64, 0), 0);
+        assert_eq!(from_bit(64, 1), !0);
+        assert_eq!(from_bit(70, 1), !0 << 6);
+        assert_eq!(from_bit(70, 2), !0);
+    }
+
+    #[test]
+    fn turn_tables_match_board_turns() {
+        for n in 1..=5 {
+            let (p, planted) = plant(
+                &mut Rng::new(n as u64),
+                &PlantOptions {
+                    n,
+                    motifs: 3,
+                    self_matching: false,
+                },
+            );
+            let sym = Symmetry::none();
+            let t = Tables::new(&p, Order::Spiral, &sym, true);
+            let placed: Vec<u16> = planted
+                .cells()
+                .iter()
+                .map(|c| {
+                    (p.tiles.iter().position(|x| x.id == c.tile).unwrap() * 4) as u16
+                        + c.rotation as u16
+                })
+                .collect();
+            let mut got = Vec::new();
+            t.emit(&placed, &mut Vec::new(), &mut |cells| {
+                got.push(cells.to_vec())
+            });
+            let want: Vec<Vec<Placement>> =
+                planted.turns().iter().map(|s| s.cells().to_vec()).collect();
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_turn_reduction_reports_the_full_tree_solutions() {
+        // Odd and even boards, both reductions, one and two threads.
+        for (n, motifs, seed) in [
+            (1, 2, 1),
+            (2, 2, 2),
+            (3, 3, 3),
+            (3, 2, 4),
+            (4, 4, 5),
+            (5, 6, 6),
+        ] {
+            let (p, _) = plant(
+                &mut Rng::new(seed),
+                &PlantOptions {
+                    n,
+                    motifs,
+                    self_matching: seed % 2 == 0,
+                },
+            );
+            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                let (full, full_run) = boards(Backtrack::full_tree(order), &p, 1);
+                assert!(!full.is_empty());
+                for threads in [1, 2] {
+                    let (reduced, run) = boards(Backtrack::new(order), &p, threads);
+                    assert_eq!(reduced, full, "n = {n}, {order}, {threads} threads");
+                    let depth = run.stats.nodes_per_depth.unwrap();
+                    // The reduced tree finds one board of each four.
+                    assert_eq!(*depth.last().unwrap() * 4, full.len() as u64);
+                    assert!(run.stats.nodes <= full_run.stats.nodes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stop_before_the_start_reports_stopped() {
+        let (p, _) = plant(
+            &mut Rng::new(9),
+            &PlantOptions {
+                n: 3,
+                motifs: 3,
+                self_matching: false,
+            },
+        );
+        let stop = StopToken::new();
+        stop.stop();
+        let opts = SolveOptions {
+            stop,
+            ..SolveOptions::default()
+        };
+        let mut b = Boards::default();
+        let run = Backtrack::default().enumerate(&p, &opts, &mut b).unwrap();
+        assert_eq!(run.status, RunStatus::Stopped(StopReason::Interrupted));
+        assert!(b.0.is_empty());
+        assert_eq!(run.stats.nodes, Some(0));
+    }
 }

@@ -86,9 +86,8 @@ pub struct CompareArgs {
     /// What counts as one class.
     #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
     pub equivalence: Equivalence,
-    /// Placement order of the backtracking solver.
-    #[arg(long, value_name = "row|spiral|constrained")]
-    pub order: Option<Order>,
+    #[command(flatten)]
+    pub backtrack: BacktrackArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -170,10 +169,8 @@ pub struct SolveArgs {
     /// The solver.
     #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
     pub solver: SolverKind,
-    /// Placement order of the backtracking solver (default: spiral, the
-    /// fastest measured).
-    #[arg(long, value_name = "row|spiral|constrained")]
-    pub order: Option<Order>,
+    #[command(flatten)]
+    pub backtrack: BacktrackArgs,
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
@@ -194,6 +191,35 @@ pub struct SolveArgs {
     /// turns) or picture (finished pictures up to board turns).
     #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
     pub equivalence: Equivalence,
+}
+
+/// Options of the backtracking solver, shared by solve and compare.
+#[derive(Debug, Args)]
+pub struct BacktrackArgs {
+    /// Placement order of the backtracking solver (default: spiral, the
+    /// fastest measured).
+    #[arg(long, value_name = "row|spiral|constrained")]
+    pub order: Option<Order>,
+    /// Backtracking: search every board turn of every solution instead of
+    /// one turn each (for node-count studies; the solutions are the same).
+    #[arg(long)]
+    pub full_tree: bool,
+}
+
+impl BacktrackArgs {
+    /// Whether any backtracking option was given.
+    pub fn given(&self) -> bool {
+        self.order.is_some() || self.full_tree
+    }
+
+    pub fn solver(&self) -> Backtrack {
+        let order = self.order.unwrap_or(DEFAULT_ORDER);
+        if self.full_tree {
+            Backtrack::full_tree(order)
+        } else {
+            Backtrack::new(order)
+        }
+    }
 }
 
 /// Limits shared by the commands that solve.
@@ -283,16 +309,14 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let solver: Box<dyn solve::Solver> = match args.solver {
         SolverKind::CpSat => {
-            if args.order.is_some() {
+            if args.backtrack.given() {
                 return Err(CliError::Usage(
-                    "--order applies to --solver backtrack only".into(),
+                    "--order and --full-tree apply to --solver backtrack only".into(),
                 ));
             }
             Box::new(CpSat::new()?)
         }
-        SolverKind::Backtrack => Box::new(Backtrack {
-            order: args.order.unwrap_or(DEFAULT_ORDER),
-        }),
+        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
     };
     let options = SolveOptions {
         split: args.split,
@@ -383,9 +407,7 @@ fn compare_command(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> 
         args.symmetry.check(p).map_err(SolveError::from)?;
     }
     let cp = CpSat::new()?;
-    let bt = Backtrack {
-        order: args.order.unwrap_or(DEFAULT_ORDER),
-    };
+    let bt = args.backtrack.solver();
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,

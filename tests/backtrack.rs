@@ -20,8 +20,13 @@ fn every_corpus_puzzle_matches_expected_tsv() {
     assert!(rows.iter().any(|e| e.n == 6 && e.raw.is_some()));
     for e in rows.iter().filter(|e| e.raw.is_some()) {
         let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
-        for order in [Order::Row, Order::Spiral, Order::Constrained] {
-            let r = solve::run(&Backtrack { order }, &p, &SolveOptions::default()).unwrap();
+        for bt in [
+            Backtrack::new(Order::Row),
+            Backtrack::new(Order::Spiral),
+            Backtrack::new(Order::Constrained),
+            Backtrack::full_tree(Order::Spiral),
+        ] {
+            let r = solve::run(&bt, &p, &SolveOptions::default()).unwrap();
             let got = (
                 r.raw.len() as u64,
                 r.classes.len() as u64,
@@ -30,8 +35,8 @@ fn every_corpus_puzzle_matches_expected_tsv() {
             let want = (e.raw.unwrap(), e.classes.unwrap(), e.pictures.unwrap());
             if got != want || !r.outcome.is_complete() {
                 failures.push(format!(
-                    "{} {order}: got {got:?}, expected {want:?}",
-                    e.file
+                    "{} {}: got {got:?}, expected {want:?}",
+                    e.file, r.model
                 ));
             }
         }
@@ -83,7 +88,21 @@ fn threads_give_the_same_solutions_and_node_counts() {
     let per_depth = one.stats.nodes_per_depth.unwrap();
     assert_eq!(per_depth.len(), 16);
     assert_eq!(per_depth.iter().sum::<u64>(), one.stats.nodes.unwrap());
-    assert_eq!(*per_depth.last().unwrap(), 880);
+    // One board turn of each of the 880 raw solutions is searched.
+    assert_eq!(*per_depth.last().unwrap(), 220);
+    let full = solve::run(
+        &Backtrack::full_tree(Order::Spiral),
+        &p,
+        &SolveOptions {
+            threads: 2,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(full.raw, one.raw);
+    assert_eq!(full.model, "spiral+full-tree");
+    assert_eq!(*full.stats.nodes_per_depth.unwrap().last().unwrap(), 880);
+    assert!(full.stats.nodes.unwrap() > 3 * one.stats.nodes.unwrap());
 }
 
 #[test]
@@ -122,9 +141,7 @@ fn cli_backtrack_json() {
         .args(["solve", seed().to_str().unwrap(), "--order", "row"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "--order applies to --solver backtrack",
-        ));
+        .stderr(predicate::str::contains("apply to --solver backtrack only"));
 }
 
 #[test]
@@ -163,12 +180,14 @@ proptest! {
         let (puzzle, planted) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
         let cp = solve::run(&CpSat::new().unwrap(), &puzzle, &SolveOptions::default()).unwrap();
         for order in [Order::Row, Order::Spiral, Order::Constrained] {
-            let bt = solve::run(&Backtrack { order }, &puzzle, &SolveOptions::default()).unwrap();
+            for solver in [Backtrack::new(order), Backtrack::full_tree(order)] {
+            let bt = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
             prop_assert_eq!(&bt.outcome, &Outcome::Complete);
             prop_assert!(bt.raw.contains(&planted));
             prop_assert_eq!(&bt.raw, &cp.raw);
             prop_assert_eq!(&bt.classes, &cp.classes);
             prop_assert_eq!(&bt.pictures, &cp.pictures);
+            }
         }
     }
 }
