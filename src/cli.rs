@@ -12,7 +12,9 @@ use thiserror::Error;
 use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::cpsat::{self, CpSat, RuntimeError};
 use crate::puzzle::{Puzzle, PuzzleError};
-use crate::render::{self, Report};
+use crate::render::folder::{self, FolderError};
+use crate::render::images::{ImageError, TileImages};
+use crate::render::{self, Report, svg};
 use crate::solve::{self, Collector, Outcome, SolveError, SolveOptions, Split, StopToken};
 use crate::symmetry::{Equivalence, Symmetry};
 
@@ -70,9 +72,11 @@ pub struct RenderArgs {
     /// Which solution of the file (1-based).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub index: u32,
-    /// Output file (.svg).
-    #[arg(short = 'o', long = "output", value_name = "OUT.svg")]
+    /// Output file: .svg or .png.
+    #[arg(short = 'o', long = "output", value_name = "OUT.svg|OUT.png")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
 }
 
 #[derive(Debug, Args)]
@@ -191,6 +195,35 @@ pub struct SolveArgs {
     /// turns) or picture (finished pictures up to board turns).
     #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
     pub equivalence: Equivalence,
+    /// Also write the pictures (SVG and PNG), texts, solutions.json and an
+    /// index.html into DIR (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: write into a non-empty folder that scramble did not make.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+}
+
+/// How pictures are drawn.
+#[derive(Debug, Args)]
+pub struct PictureArgs {
+    /// Draw the tiles from their data even where the puzzle has tile images
+    /// (1.png ... N.png beside its YAML).
+    #[arg(long)]
+    pub no_images: bool,
+}
+
+impl PictureArgs {
+    /// The puzzle's tile images, unless asked not to use them.
+    pub fn images(&self, p: &Puzzle) -> Result<Option<TileImages>, ImageError> {
+        if self.no_images {
+            Ok(None)
+        } else {
+            TileImages::find(p)
+        }
+    }
 }
 
 /// Options of the backtracking solver, shared by solve and compare.
@@ -269,6 +302,10 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]
+    Folder(#[from] FolderError),
+    #[error(transparent)]
+    Images(#[from] ImageError),
+    #[error(transparent)]
     Runtime(#[from] RuntimeError),
     #[error(transparent)]
     Solve(#[from] SolveError),
@@ -277,7 +314,11 @@ pub enum CliError {
 impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Puzzle(_) | CliError::Output { .. } | CliError::Usage(_) => exit::INPUT,
+            CliError::Puzzle(_)
+            | CliError::Output { .. }
+            | CliError::Usage(_)
+            | CliError::Folder(_)
+            | CliError::Images(_) => exit::INPUT,
             CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
             CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
         }
@@ -304,6 +345,14 @@ fn default_threads() -> usize {
 fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let puzzle = Puzzle::load(&args.puzzle)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
+    // Refuse a bad output folder or bad tile images before solving.
+    let images = match &args.out {
+        Some(dir) => {
+            folder::check(dir, args.force)?;
+            args.pictures.images(&puzzle)?
+        }
+        None => None,
+    };
     if let Some(path) = &args.dump_model {
         write_file(path, cpsat::model_text(&puzzle, &args.symmetry).as_bytes())?;
     }
@@ -349,6 +398,16 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Text => render::text::render(&report),
         Format::Json => render::json::render(&report),
     };
+    if let Some(dir) = &args.out {
+        let files = folder::files(&report, images.as_ref()).map_err(FolderError::from)?;
+        folder::write(dir, &files, args.force)?;
+        eprintln!(
+            "wrote {} files to {} (open {})",
+            files.len(),
+            dir.display(),
+            dir.join("index.html").display()
+        );
+    }
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
@@ -535,24 +594,30 @@ fn render_command(args: &RenderArgs) -> Result<u8, CliError> {
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    if ext != "svg" {
+    if ext != "svg" && ext != "png" {
         return Err(CliError::Output {
             path: args.output.clone(),
-            message: "the output must be an .svg file (PNG output is not available yet)".into(),
+            message: "the output must be an .svg or a .png file".into(),
         });
     }
+    let images = args.pictures.images(&puzzle)?;
     let svg = match &args.solution {
-        None => crate::render::svg::unsolved(&puzzle),
+        None => svg::unsolved_picture(&puzzle, images.as_ref()),
         Some(path) => {
             let s = read_solution(path, args.index as usize)?;
             s.verify(&puzzle).map_err(|e| CliError::Output {
                 path: path.clone(),
                 message: format!("not a solution of {}: {e}", puzzle.source.display()),
             })?;
-            crate::render::svg::solution(&puzzle, &s)
+            svg::solution_picture(&puzzle, &s, images.as_ref())
         }
     };
-    write_file(&args.output, svg.as_bytes())?;
+    let bytes = if ext == "png" {
+        render::png::from_svg(&svg).map_err(FolderError::from)?
+    } else {
+        svg.into_bytes()
+    };
+    write_file(&args.output, &bytes)?;
     Ok(exit::OK)
 }
 

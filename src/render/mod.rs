@@ -1,6 +1,10 @@
 //! Showing results: one exporter per format.
 
+pub mod folder;
+pub mod html;
+pub mod images;
 pub mod json;
+pub mod png;
 pub mod svg;
 pub mod table;
 pub mod text;

@@ -4,9 +4,16 @@
 //! triangle pointing in), `=` a bar along the edge. A `+` beside its `-`
 //! makes one arrow across the border; two `=` make a double bar. The tile id
 //! stands in the middle, its rotation below it. Output is deterministic.
+//!
+//! Where the puzzle has tile images (`images::TileImages`), pictures are
+//! composed from them instead: each image turned r quarter turns
+//! counterclockwise, with a small label of its id and rotation.
 
 use std::fmt::Write;
 
+use base64::Engine;
+
+use super::images::TileImages;
 use crate::board::Solution;
 use crate::puzzle::{Edge, Half, Puzzle};
 
@@ -267,6 +274,116 @@ pub fn unsolved(p: &Puzzle) -> String {
     legend(&mut body, p, &style, MARGIN + grid_h + GAP);
     let width = (2.0 * MARGIN + grid_w).max(320.0);
     let height = MARGIN + grid_h + GAP + legend_height(p);
+    document(width, height, &format!("{}: tiles", p.name), &body)
+}
+
+/// The solution picture: composed from the tile images when there are
+/// any, drawn from the tile data otherwise.
+pub fn solution_picture(p: &Puzzle, s: &Solution, images: Option<&TileImages>) -> String {
+    match images {
+        Some(im) => solution_from_images(p, s, im),
+        None => solution(p, s),
+    }
+}
+
+/// The unsolved tiles: their images when there are any, drawn otherwise.
+pub fn unsolved_picture(p: &Puzzle, images: Option<&TileImages>) -> String {
+    match images {
+        Some(im) => unsolved_from_images(p, im),
+        None => unsolved(p),
+    }
+}
+
+/// Every tile image once, as `<image id="tile-K">` (K the tile's index).
+fn image_defs(p: &Puzzle, images: &TileImages) -> String {
+    let mut out = String::from("  <defs>\n");
+    for (k, t) in p.tiles.iter().enumerate() {
+        let data = base64::engine::general_purpose::STANDARD.encode(&images.png[&t.id]);
+        let _ = writeln!(
+            out,
+            r#"    <image id="tile-{k}" width="{S:.0}" height="{S:.0}" preserveAspectRatio="none" href="data:image/png;base64,{data}"/>"#
+        );
+    }
+    out.push_str("  </defs>\n");
+    out
+}
+
+/// A label in the top left corner of a tile at (x, y).
+fn corner_label(out: &mut String, (x, y): (f64, f64), text: &str) {
+    let w = 7.0 + 6.5 * text.chars().count() as f64;
+    let _ = writeln!(
+        out,
+        r##"  <rect x="{:.1}" y="{:.1}" width="{w:.1}" height="15" rx="3" fill="white" fill-opacity="0.85" stroke="#666" stroke-width="0.5"/>"##,
+        x + 2.0,
+        y + 2.0
+    );
+    let _ = writeln!(
+        out,
+        r##"  <text x="{:.1}" y="{:.1}" font-family="sans-serif" font-size="11" fill="#111">{}</text>"##,
+        x + 5.5,
+        y + 13.5,
+        escape(text)
+    );
+}
+
+/// A solved board composed from the tile images.
+pub fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> String {
+    let n = p.n;
+    let mut body = image_defs(p, images);
+    let mut labels = String::new();
+    for i in 0..n {
+        for j in 0..n {
+            let pl = s.at(i, j);
+            let k = p
+                .tiles
+                .iter()
+                .position(|t| t.id == pl.tile)
+                .expect("a verified solution");
+            let (x, y) = (MARGIN + j as f64 * S, MARGIN + i as f64 * S);
+            let _ = writeln!(
+                body,
+                r##"  <use href="#tile-{k}" transform="translate({x:.1} {y:.1}) rotate({:.0} {:.1} {:.1})"/>"##,
+                -90.0 * pl.rotation as f64,
+                S / 2.0,
+                S / 2.0
+            );
+            let _ = writeln!(
+                body,
+                r##"  <rect x="{x:.1}" y="{y:.1}" width="{S:.1}" height="{S:.1}" fill="none" stroke="#444" stroke-width="0.5"/>"##
+            );
+            corner_label(&mut labels, (x, y), &format!("{} r={}", pl.tile, pl.rotation));
+        }
+    }
+    body.push_str(&labels);
+    let side = n as f64 * S;
+    let _ = writeln!(
+        body,
+        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
+    );
+    let size = 2.0 * MARGIN + side;
+    document(size, size, &format!("{}: solution", p.name), &body)
+}
+
+/// The tile images in id order, unturned, each with its id.
+pub fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
+    let cols = p.n.max(1);
+    let rows = p.len().div_ceil(cols);
+    let mut body = image_defs(p, images);
+    for (k, t) in p.tiles.iter().enumerate() {
+        let (i, j) = (k / cols, k % cols);
+        let (x, y) = (MARGIN + j as f64 * (S + GAP), MARGIN + i as f64 * (S + GAP));
+        let _ = writeln!(
+            body,
+            r##"  <use href="#tile-{k}" transform="translate({x:.1} {y:.1})"/>"##
+        );
+        let _ = writeln!(
+            body,
+            r##"  <rect x="{x:.1}" y="{y:.1}" width="{S:.1}" height="{S:.1}" fill="none" stroke="#444" stroke-width="0.5"/>"##
+        );
+        corner_label(&mut body, (x, y), &t.id.to_string());
+    }
+    let width = 2.0 * MARGIN + cols as f64 * (S + GAP) - GAP;
+    let height = 2.0 * MARGIN + rows as f64 * (S + GAP) - GAP;
     document(width, height, &format!("{}: tiles", p.name), &body)
 }
 
