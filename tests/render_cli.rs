@@ -1,4 +1,5 @@
-//! `scramble render` end to end (SVG from the tile data).
+//! `scramble render` end to end (pictures from the tile data); more in
+//! tests/pictures.rs.
 
 mod common;
 
@@ -91,8 +92,10 @@ fn bad_solutions_and_outputs_are_clear_errors() {
         ));
     cmd()
         .args(["render", seed().to_str().unwrap(), "-o"])
-        .arg(dir.path().join("x.png"))
+        .arg(dir.path().join("x.gif"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(".svg"));
+        .stderr(predicate::str::contains(
+            "x.gif: the output must be an .svg or a .png file",
+        ));
 }

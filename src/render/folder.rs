@@ -120,11 +120,7 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), FolderError> {
 
 /// A plain file name (no folder part), as scramble writes.
 fn plain(name: &str) -> bool {
-    !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name.contains(['/', '\\'])
-        && name != MARKER
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && name != MARKER
 }
 
 /// Write `files` into `dir` (made if missing), after `check`. Files the
@@ -192,9 +188,15 @@ mod tests {
             write(&theirs, &[file("1.txt", "x")], false),
             Err(FolderError::NotOurs(_))
         ));
-        assert_eq!(std::fs::read_to_string(theirs.join("1.txt")).unwrap(), "mine");
+        assert_eq!(
+            std::fs::read_to_string(theirs.join("1.txt")).unwrap(),
+            "mine"
+        );
         write(&theirs, &[file("2.txt", "x")], true).unwrap();
-        assert_eq!(std::fs::read_to_string(theirs.join("1.txt")).unwrap(), "mine");
+        assert_eq!(
+            std::fs::read_to_string(theirs.join("1.txt")).unwrap(),
+            "mine"
+        );
 
         // A file is not a folder.
         let f = tmp.path().join("file");

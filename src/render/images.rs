@@ -40,10 +40,7 @@ pub fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
 impl TileImages {
     /// The folder a puzzle's tile images would be in.
     pub fn folder(p: &Puzzle) -> PathBuf {
-        p.source
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
+        p.source.parent().map(Path::to_path_buf).unwrap_or_default()
     }
 
     /// The puzzle's tile images: `None` when the folder has none of them;
@@ -76,7 +73,9 @@ impl TileImages {
             })?;
             let (w, h) = png_size(&bytes).ok_or_else(|| err("not a PNG file".into()))?;
             if w != h || w == 0 {
-                return Err(err(format!("is {w}x{h} pixels; tile images must be square")));
+                return Err(err(format!(
+                    "is {w}x{h} pixels; tile images must be square"
+                )));
             }
             match &side {
                 Some((s, first)) if *s != w => {

@@ -96,7 +96,10 @@ mod tests {
         let pix = tiny_skia::Pixmap::decode_png(&png).unwrap();
         assert_eq!((pix.width(), pix.height()), size_of(40.0, 20.0));
         let red = pix.pixel(10, 10).unwrap();
-        assert_eq!((red.red(), red.green(), red.blue(), red.alpha()), (255, 0, 0, 255));
+        assert_eq!(
+            (red.red(), red.green(), red.blue(), red.alpha()),
+            (255, 0, 0, 255)
+        );
         // The digit was drawn with the bundled font: some pixel right of the
         // square is not transparent.
         let inked = (44..80).any(|x| (4..36).any(|y| pix.pixel(x, y).unwrap().alpha() > 0));

@@ -183,24 +183,38 @@ fn tile(
     let _ = writeln!(
         out,
         r##"  <text x="{cx:.1}" y="{:.1}" font-family="sans-serif" font-size="22" text-anchor="middle" fill="#222">{id}</text>"##,
-        cy + 6.0
+        cy + 4.0
     );
     if let Some(r) = rotation {
         let _ = writeln!(
             out,
             r##"  <text x="{cx:.1}" y="{:.1}" font-family="sans-serif" font-size="11" text-anchor="middle" fill="#666">r={r}</text>"##,
-            cy + 22.0
+            cy + 17.0
         );
     }
 }
 
-fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64) {
+/// Width of one legend column.
+const LEGEND_COLUMN: f64 = 120.0;
+
+/// Legend columns that fit a picture `width` wide.
+fn legend_columns(width: f64) -> usize {
+    (((width - 2.0 * MARGIN) / LEGEND_COLUMN).floor() as usize).max(1)
+}
+
+fn legend_rows(p: &Puzzle, width: f64) -> usize {
+    p.motifs.len().div_ceil(legend_columns(width))
+}
+
+fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64, width: f64) {
+    let rows = legend_rows(p, width).max(1);
     for (k, name) in p.motifs.iter().enumerate() {
         let (fill, dashed) = style.colours[k];
-        let y = top + k as f64 * LEGEND_ROW;
+        let x = MARGIN + (k / rows) as f64 * LEGEND_COLUMN;
+        let y = top + (k % rows) as f64 * LEGEND_ROW;
         let _ = writeln!(
             out,
-            r##"  <rect x="{MARGIN:.1}" y="{y:.1}" width="14" height="14" fill="{fill}" stroke="#333"{}/>"##,
+            r##"  <rect x="{x:.1}" y="{y:.1}" width="14" height="14" fill="{fill}" stroke="#333"{}/>"##,
             if dashed {
                 r#" stroke-dasharray="3 2""#
             } else {
@@ -210,12 +224,12 @@ fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64) {
         let _ = writeln!(
             out,
             r##"  <text x="{:.1}" y="{:.1}" font-family="sans-serif" font-size="13" fill="#222">{}</text>"##,
-            MARGIN + 22.0,
+            x + 22.0,
             y + 12.0,
             escape(name)
         );
     }
-    let y = top + p.motifs.len() as f64 * LEGEND_ROW + 14.0;
+    let y = top + rows as f64 * LEGEND_ROW + 14.0;
     let _ = writeln!(
         out,
         r##"  <text x="{MARGIN:.1}" y="{y:.1}" font-family="sans-serif" font-size="12" fill="#444">+ head (points out) · - tail (points in) · = bar</text>"##
@@ -229,8 +243,8 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
     )
 }
 
-fn legend_height(p: &Puzzle) -> f64 {
-    p.motifs.len() as f64 * LEGEND_ROW + 30.0
+fn legend_height(p: &Puzzle, width: f64) -> f64 {
+    legend_rows(p, width) as f64 * LEGEND_ROW + 30.0
 }
 
 /// A solved board: every tile drawn as placed, on a thin grid.
@@ -252,9 +266,9 @@ pub fn solution(p: &Puzzle, s: &Solution) -> String {
         body,
         r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
     );
-    legend(&mut body, p, &style, MARGIN + side + GAP);
     let width = (2.0 * MARGIN + side).max(320.0);
-    let height = MARGIN + side + GAP + legend_height(p);
+    legend(&mut body, p, &style, MARGIN + side + GAP, width);
+    let height = MARGIN + side + GAP + legend_height(p, width);
     document(width, height, &format!("{}: solution", p.name), &body)
 }
 
@@ -271,9 +285,9 @@ pub fn unsolved(p: &Puzzle) -> String {
     }
     let grid_w = cols as f64 * (S + GAP) - GAP;
     let grid_h = rows as f64 * (S + GAP) - GAP;
-    legend(&mut body, p, &style, MARGIN + grid_h + GAP);
     let width = (2.0 * MARGIN + grid_w).max(320.0);
-    let height = MARGIN + grid_h + GAP + legend_height(p);
+    legend(&mut body, p, &style, MARGIN + grid_h + GAP, width);
+    let height = MARGIN + grid_h + GAP + legend_height(p, width);
     document(width, height, &format!("{}: tiles", p.name), &body)
 }
 
@@ -351,7 +365,11 @@ pub fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> St
                 body,
                 r##"  <rect x="{x:.1}" y="{y:.1}" width="{S:.1}" height="{S:.1}" fill="none" stroke="#444" stroke-width="0.5"/>"##
             );
-            corner_label(&mut labels, (x, y), &format!("{} r={}", pl.tile, pl.rotation));
+            corner_label(
+                &mut labels,
+                (x, y),
+                &format!("{} r={}", pl.tile, pl.rotation),
+            );
         }
     }
     body.push_str(&labels);
