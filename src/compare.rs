@@ -76,7 +76,7 @@ pub fn compare(
 }
 
 /// The first canonical solution one result has and the other lacks.
-fn first_difference(a: &SolveResult, b: &SolveResult) -> Option<String> {
+pub(crate) fn first_difference(a: &SolveResult, b: &SolveResult) -> Option<String> {
     let only = |x: &SolveResult, y: &SolveResult| -> Option<Solution> {
         x.canonical()
             .iter()

@@ -124,6 +124,22 @@ fn random_edge(rng: &mut Rng, o: &PlantOptions) -> Edge {
     Edge { motif, half }
 }
 
+/// The puzzles `scramble generate --size n --motifs m --count C --seed S`
+/// writes (without `--duplicates` or `--unique`), with the names of its
+/// files (without `.yaml`): puzzle k comes from the k-th number of the seed's
+/// generator.
+pub fn planted_set(o: &PlantOptions, count: usize, seed: u64) -> Vec<(String, Puzzle)> {
+    let mut master = Rng::new(seed);
+    (1..=count)
+        .map(|k| {
+            let (mut p, _) = plant(&mut Rng::new(master.next_u64()), o);
+            let name = format!("{n}x{n}-m{m}-s{seed}-{k:04}", n = o.n, m = o.motifs);
+            p.name = name.clone();
+            (name, p)
+        })
+        .collect()
+}
+
 /// A random puzzle with a planted solution (returned in terms of the
 /// puzzle's final ids and rotations).
 pub fn plant(rng: &mut Rng, o: &PlantOptions) -> (Puzzle, Solution) {

@@ -5,6 +5,7 @@
 //! [`solve`] -> [`render`] -> [`cli`]. See docs/architecture.md.
 
 pub mod backtrack;
+pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod compare;

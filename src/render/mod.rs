@@ -4,6 +4,7 @@ pub mod folder;
 pub mod html;
 pub mod images;
 pub mod json;
+pub mod plot;
 pub mod png;
 pub mod svg;
 pub mod table;

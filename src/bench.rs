@@ -1,0 +1,447 @@
+//! `scramble bench`: the grid puzzle x formulation x solver x repeat, one
+//! row per run, every run's canonical set (and raw count) checked against
+//! the other runs on the same puzzle and formulation, and a summary per
+//! solver x formulation.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::compare::first_difference;
+use crate::puzzle::Puzzle;
+use crate::render::table;
+use crate::solve::{self, SolveError, SolveOptions, SolveResult, Solver};
+use crate::symmetry::Symmetry;
+
+/// What to run.
+pub struct Plan<'a> {
+    /// (label, puzzle), in the order given.
+    pub puzzles: &'a [(String, Puzzle)],
+    pub solvers: &'a [&'a dyn Solver],
+    pub symmetries: &'a [Symmetry],
+    pub repeat: usize,
+    /// Threads, time limit, equivalence and stop token for every run.
+    pub options: SolveOptions,
+}
+
+impl Plan<'_> {
+    /// Runs in the grid (skipped ones included).
+    pub fn total(&self) -> usize {
+        self.puzzles.len() * self.symmetries.len() * self.solvers.len() * self.repeat
+    }
+}
+
+/// One solver run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    pub puzzle: String,
+    pub solver: String,
+    pub model: String,
+    pub symmetry: String,
+    pub equivalence: String,
+    /// 1-based.
+    pub repeat: usize,
+    pub raw: usize,
+    pub canonical: usize,
+    pub complete: bool,
+    pub wall_time_s: f64,
+    /// Backtracking nodes.
+    pub nodes: Option<u64>,
+    /// CP-SAT branches.
+    pub branches: Option<u64>,
+}
+
+/// A formulation whose precondition a puzzle does not meet.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skip {
+    pub puzzle: String,
+    pub symmetry: String,
+    pub reason: String,
+}
+
+/// Two runs on the same puzzle and formulation found different canonical
+/// sets.
+#[derive(Clone, Debug, Serialize)]
+pub struct Disagreement {
+    pub puzzle: String,
+    pub symmetry: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Bench {
+    pub runs: Vec<Run>,
+    pub skipped: Vec<Skip>,
+    pub disagreements: Vec<Disagreement>,
+    /// Stopped early (Ctrl-C).
+    pub stopped: bool,
+    pub wall_time_s: f64,
+}
+
+fn row(label: &str, repeat: usize, r: &SolveResult) -> Run {
+    Run {
+        puzzle: label.to_string(),
+        solver: r.solver.clone(),
+        model: r.model.clone(),
+        symmetry: r.symmetry.clone(),
+        equivalence: r.equivalence.name().to_string(),
+        repeat,
+        raw: r.raw.len(),
+        canonical: r.canonical().len(),
+        complete: r.outcome.is_complete(),
+        wall_time_s: r.wall_time.as_secs_f64(),
+        nodes: r.stats.nodes,
+        branches: if r.stats.nodes.is_none() {
+            r.stats.branches
+        } else {
+            None
+        },
+    }
+}
+
+/// Run the grid; `progress` sees every run as it ends, with the number of
+/// runs done (skipped ones count as done) and the total.
+pub fn run(
+    plan: &Plan<'_>,
+    progress: &mut dyn FnMut(&Run, usize, usize),
+) -> Result<Bench, SolveError> {
+    let start = Instant::now();
+    let total = plan.total();
+    let mut done = 0;
+    let mut bench = Bench::default();
+    'grid: for (label, puzzle) in plan.puzzles {
+        for symmetry in plan.symmetries {
+            if let Err(e) = symmetry.check(puzzle) {
+                bench.skipped.push(Skip {
+                    puzzle: label.clone(),
+                    symmetry: symmetry.name(),
+                    reason: e.to_string(),
+                });
+                done += plan.solvers.len() * plan.repeat;
+                continue;
+            }
+            let options = SolveOptions {
+                symmetry: symmetry.clone(),
+                ..plan.options.clone()
+            };
+            // The first complete run is the reference for the others.
+            let mut reference: Option<SolveResult> = None;
+            let mut disagreed = false;
+            for solver in plan.solvers {
+                for k in 1..=plan.repeat {
+                    if plan.options.stop.is_stopped() {
+                        bench.stopped = true;
+                        break 'grid;
+                    }
+                    let r = solve::run(*solver, puzzle, &options)?;
+                    let run = row(label, k, &r);
+                    done += 1;
+                    progress(&run, done, total);
+                    bench.runs.push(run);
+                    if !r.outcome.is_complete() {
+                        continue;
+                    }
+                    match &reference {
+                        None => reference = Some(r),
+                        Some(first) if !disagreed => {
+                            let raw_differs = (first.raw.len() != r.raw.len()).then(|| {
+                                format!(
+                                    "the same canonical solutions, but {} ({}) found {} raw solutions and {} ({}) {}",
+                                    first.solver,
+                                    first.model,
+                                    first.raw.len(),
+                                    r.solver,
+                                    r.model,
+                                    r.raw.len()
+                                )
+                            });
+                            if let Some(message) = first_difference(first, &r).or(raw_differs) {
+                                disagreed = true;
+                                bench.disagreements.push(Disagreement {
+                                    puzzle: label.clone(),
+                                    symmetry: symmetry.name(),
+                                    message,
+                                });
+                            }
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    bench.wall_time_s = start.elapsed().as_secs_f64();
+    Ok(bench)
+}
+
+/// One line of the summary: a solver (and model) with a formulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub solver: String,
+    pub model: String,
+    pub symmetry: String,
+    pub runs: usize,
+    pub complete: usize,
+    pub median_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+    pub total_s: f64,
+    /// Nodes (backtracking) or branches (CP-SAT), summed.
+    pub work: u64,
+    pub work_is: &'static str,
+    pub work_per_s: f64,
+}
+
+/// The summary, sorted by solver, model and formulation.
+pub fn summary(runs: &[Run]) -> Vec<Summary> {
+    let mut groups: BTreeMap<(&str, &str, &str), Vec<&Run>> = BTreeMap::new();
+    for r in runs {
+        groups
+            .entry((&r.solver, &r.model, &r.symmetry))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((solver, model, symmetry), rs)| {
+            let mut t: Vec<f64> = rs.iter().map(|r| r.wall_time_s).collect();
+            t.sort_by(f64::total_cmp);
+            let median = if t.len() % 2 == 1 {
+                t[t.len() / 2]
+            } else {
+                (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0
+            };
+            let total: f64 = t.iter().sum();
+            let nodes = rs.iter().any(|r| r.nodes.is_some());
+            let work: u64 = rs.iter().map(|r| r.nodes.or(r.branches).unwrap_or(0)).sum();
+            Summary {
+                solver: solver.to_string(),
+                model: model.to_string(),
+                symmetry: symmetry.to_string(),
+                runs: rs.len(),
+                complete: rs.iter().filter(|r| r.complete).count(),
+                median_s: median,
+                min_s: t[0],
+                max_s: t[t.len() - 1],
+                total_s: total,
+                work,
+                work_is: if nodes { "nodes" } else { "branches" },
+                work_per_s: if total > 0.0 {
+                    work as f64 / total
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect()
+}
+
+/// Seconds in the unit that reads best.
+pub fn seconds(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.3} s")
+    } else if s >= 1e-3 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{:.1} µs", s * 1e6)
+    }
+}
+
+/// The summary as an aligned text table.
+pub fn summary_text(rows: &[Summary]) -> String {
+    const HEADER: [&str; 10] = [
+        "solver", "model", "symmetry", "runs", "complete", "median", "min", "max", "total",
+        "work/s",
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|s| {
+            vec![
+                s.solver.clone(),
+                s.model.clone(),
+                s.symmetry.clone(),
+                s.runs.to_string(),
+                s.complete.to_string(),
+                seconds(s.median_s),
+                seconds(s.min_s),
+                seconds(s.max_s),
+                seconds(s.total_s),
+                format!("{:.3e} {}/s", s.work_per_s, s.work_is),
+            ]
+        })
+        .collect();
+    table::text(&HEADER, &cells)
+}
+
+const CSV_HEADER: [&str; 12] = [
+    "puzzle",
+    "solver",
+    "model",
+    "symmetry",
+    "equivalence",
+    "repeat",
+    "raw",
+    "canonical",
+    "complete",
+    "wall_time_s",
+    "nodes",
+    "branches",
+];
+
+/// One CSV row per run.
+pub fn csv(runs: &[Run]) -> String {
+    let opt = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let cells: Vec<Vec<String>> = runs
+        .iter()
+        .map(|r| {
+            vec![
+                r.puzzle.clone(),
+                r.solver.clone(),
+                r.model.clone(),
+                r.symmetry.clone(),
+                r.equivalence.clone(),
+                r.repeat.to_string(),
+                r.raw.to_string(),
+                r.canonical.to_string(),
+                r.complete.to_string(),
+                format!("{:.6}", r.wall_time_s),
+                opt(r.nodes),
+                opt(r.branches),
+            ]
+        })
+        .collect();
+    table::csv(&CSV_HEADER, &cells)
+}
+
+/// One JSON object per line per run.
+pub fn json_lines(runs: &[Run]) -> String {
+    runs.iter()
+        .map(|r| serde_json::to_string(r).expect("serializable") + "\n")
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backtrack::Backtrack;
+    use crate::board::Placement;
+    use crate::generate::{PlantOptions, planted_set};
+    use crate::solve::{SolutionCallback, SolverRun};
+
+    /// A solver that reports the backtracking solver's solutions but the
+    /// first: the disagreement the bench must catch.
+    struct DropsOne;
+    impl Solver for DropsOne {
+        fn name(&self) -> &'static str {
+            "drops-one"
+        }
+        fn version(&self) -> String {
+            "0".into()
+        }
+        fn model_name(&self) -> String {
+            "test".into()
+        }
+        fn enumerate(
+            &self,
+            puzzle: &Puzzle,
+            options: &SolveOptions,
+            callback: &mut dyn SolutionCallback,
+        ) -> Result<SolverRun, SolveError> {
+            struct Skip<'a>(&'a mut dyn SolutionCallback, bool);
+            impl SolutionCallback for Skip<'_> {
+                fn on_solution(&mut self, cells: &[Placement]) {
+                    if std::mem::replace(&mut self.1, true) {
+                        self.0.on_solution(cells);
+                    }
+                }
+            }
+            Backtrack::default().enumerate(puzzle, options, &mut Skip(callback, false))
+        }
+    }
+
+    fn puzzles() -> Vec<(String, Puzzle)> {
+        let o = PlantOptions {
+            n: 3,
+            motifs: 3,
+            self_matching: false,
+        };
+        planted_set(&o, 3, 5)
+    }
+
+    #[test]
+    fn rows_summary_and_a_caught_disagreement() {
+        let ps = puzzles();
+        let bt = Backtrack::default();
+        let solvers: [&dyn Solver; 2] = [&bt, &DropsOne];
+        let plan = Plan {
+            puzzles: &ps,
+            solvers: &solvers,
+            symmetries: &[Symmetry::none(), "center".parse().unwrap()],
+            repeat: 2,
+            options: SolveOptions::default(),
+        };
+        let mut seen = Vec::new();
+        let b = run(&plan, &mut |_, done, total| seen.push((done, total))).unwrap();
+        assert_eq!(b.runs.len(), 3 * 2 * 2 * 2);
+        assert_eq!(seen.last(), Some(&(24, 24)));
+        // Every puzzle and formulation: the solver that drops a solution is
+        // caught (one disagreement per group): by the canonical sets with
+        // `center`, by the raw count without (the other three turns keep
+        // the class).
+        assert_eq!(b.disagreements.len(), 6, "{:?}", b.disagreements);
+        let m = &b.disagreements[0].message;
+        assert!(
+            m.starts_with("the same canonical solutions, but backtrack (spiral) found"),
+            "{m}"
+        );
+        assert!(m.contains("raw solutions and drops-one (test)"), "{m}");
+        let s = summary(&b.runs);
+        assert_eq!(s.len(), 4);
+        assert_eq!(s[0].solver, "backtrack");
+        assert!(
+            s.iter()
+                .all(|x| x.runs == 6 && x.min_s <= x.median_s && x.median_s <= x.max_s)
+        );
+        let csv = csv(&b.runs);
+        assert_eq!(csv.lines().count(), 25);
+        assert_eq!(json_lines(&b.runs).lines().count(), 24);
+    }
+
+    #[test]
+    fn agreeing_solvers_and_skipped_preconditions() {
+        let mut ps = puzzles();
+        let even = planted_set(
+            &PlantOptions {
+                n: 2,
+                motifs: 3,
+                self_matching: false,
+            },
+            1,
+            1,
+        );
+        ps.extend(even);
+        let bt = Backtrack::default();
+        let full = Backtrack::full_tree(crate::backtrack::Order::Row);
+        let solvers: [&dyn Solver; 2] = [&bt, &full];
+        let plan = Plan {
+            puzzles: &ps,
+            solvers: &solvers,
+            symmetries: &["center".parse().unwrap()],
+            repeat: 1,
+            options: SolveOptions::default(),
+        };
+        let b = run(&plan, &mut |_, _, _| {}).unwrap();
+        assert!(b.disagreements.is_empty(), "{:?}", b.disagreements);
+        // `center` needs an odd board: the 2x2 puzzle is skipped.
+        assert_eq!(b.skipped.len(), 1);
+        assert_eq!(b.runs.len(), 3 * 2);
+    }
+
+    #[test]
+    fn seconds_read_well() {
+        assert_eq!(seconds(2.5), "2.500 s");
+        assert_eq!(seconds(0.0125), "12.500 ms");
+        assert_eq!(seconds(4.6e-6), "4.6 µs");
+    }
+}

@@ -1,0 +1,166 @@
+//! `scramble bench` end to end: rows, consistency, the summary, the plot,
+//! progress and bad input.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::cmd;
+use predicates::prelude::*;
+
+#[test]
+fn rows_summary_and_plot_for_generated_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json, plot) = (
+        dir.path().join("runs.csv"),
+        dir.path().join("runs.jsonl"),
+        dir.path().join("plot.svg"),
+    );
+    let out = cmd()
+        .args([
+            "bench",
+            "--generate",
+            "3,3,4,7",
+            "--solvers",
+            "cp-sat,backtrack",
+            "--repeat",
+            "2",
+            "--csv",
+        ])
+        .arg(&csv)
+        .arg("--json")
+        .arg(&json)
+        .arg("--plot")
+        .arg(&plot)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("4 puzzles, 16 runs in "), "{stdout}");
+    assert!(stdout.contains("backtrack  spiral  none"), "{stdout}");
+    // Not a terminal: plain progress lines.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bench: 16/16 runs (100%)"));
+
+    // One row per run, and every run on a puzzle found the same counts.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "puzzle,solver,model,symmetry,equivalence,repeat,raw,canonical,complete,wall_time_s,nodes,branches"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 16);
+    let mut counts: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r[8], "true");
+        let c = counts.entry(r[0]).or_insert((r[6], r[7]));
+        assert_eq!(*c, (r[6], r[7]), "{}", r[0]);
+        // Nodes for backtracking, branches for CP-SAT.
+        assert_eq!(r[1] == "backtrack", !r[10].is_empty());
+        assert_eq!(r[1] == "cp-sat", !r[11].is_empty());
+    }
+    assert_eq!(counts.len(), 4);
+    assert!(counts.keys().all(|k| k.starts_with("3x3-m3-s7-000")));
+    let jl = std::fs::read_to_string(&json).unwrap();
+    assert_eq!(jl.lines().count(), 16);
+    for l in jl.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(
+            counts[v["puzzle"].as_str().unwrap()].0,
+            v["raw"].to_string()
+        );
+    }
+
+    // The plot is a valid SVG with one marker per puzzle and series.
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default());
+    assert!(tree.is_ok(), "invalid SVG");
+    assert_eq!(svg.matches(r#"<g class="series""#).count(), 2);
+    assert_eq!(
+        svg.matches("<circle").count() + svg.matches("<rect x=").count() - 1,
+        2 * 4 + 2
+    );
+}
+
+/// The summary without its time columns.
+fn summary_shape(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().take(5).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn the_summary_is_deterministic_apart_from_times() {
+    let run = || {
+        let out = cmd()
+            .args([
+                "bench",
+                "--generate",
+                "3,4,20,3",
+                "--generate",
+                "4,6,5,3",
+                "--solvers",
+                "backtrack",
+                "--symmetry",
+                "none",
+                "--symmetry",
+                "lex,tiles",
+                "--order",
+                "row",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(summary_shape(&a), summary_shape(&b));
+    assert_eq!(
+        summary_shape(&a),
+        [
+            "solver model symmetry runs complete",
+            "backtrack row lex,tiles 25 25",
+            "backtrack row none 25 25",
+        ]
+    );
+}
+
+#[test]
+fn skipped_formulations_and_bad_input() {
+    // `center` needs an odd board.
+    cmd()
+        .args(["bench", "--generate", "2,3,2,1", "--solvers", "backtrack"])
+        .args(["--symmetry", "center"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "skipped 2x2-m3-s1-0001 with center",
+        ));
+    cmd()
+        .arg("bench")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nothing to bench"));
+    cmd()
+        .args(["bench", "--generate", "3,4"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected SIZE,MOTIFS,COUNT,SEED"));
+    cmd()
+        .args(["bench", "--generate", "3,4,1,1", "--solvers", "minizinc"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("minizinc"));
+    cmd()
+        .args(["bench", "no/such/puzzle.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/puzzle.yaml"));
+}
