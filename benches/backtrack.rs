@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use scramble::backtrack::{Backtrack, Order};
 use scramble::board::Placement;
-use scramble::generate::{PlantOptions, Rng, plant};
+use scramble::generate::{PlantOptions, Rng, plant, planted_set};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{SolutionCallback, SolveOptions, Solver};
 
@@ -66,14 +66,17 @@ fn seed_puzzle(c: &mut Criterion) {
 }
 
 fn saegesser(c: &mut Criterion) {
-    // 10,000 random solvable 3x3 puzzles with 4 motifs, every solution of each.
-    let mut rng = Rng::new(1);
+    // 10,000 random solvable 3x3 puzzles with 4 motifs, every solution of
+    // each: the puzzles of `scramble bench --generate 3,4,10000,1`.
     let o = PlantOptions {
         n: 3,
         motifs: 4,
         self_matching: false,
     };
-    let puzzles: Vec<Puzzle> = (0..10_000).map(|_| plant(&mut rng, &o).0).collect();
+    let puzzles: Vec<Puzzle> = planted_set(&o, 10_000, 1)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
     let mut g = c.benchmark_group("saegesser");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     let one = options(1);
