@@ -5,14 +5,7 @@
 
 use std::fmt::Write;
 
-use super::Report;
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use super::{Report, escape};
 
 /// The page; `pictures` is the number of solution pictures (files `1.svg`
 /// ... `k.svg` beside it).

@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+use super::{OKABE_ITO, escape};
+
 /// One series: (puzzle index, seconds) points.
 pub struct Series {
     pub name: String,
@@ -20,17 +22,19 @@ const TITLE: f64 = 48.0;
 const LEGEND_LINE: f64 = 18.0;
 const BOTTOM: f64 = 64.0;
 
-/// Okabe and Ito's colour-blind-safe palette, then again.
+/// Series colours: Okabe and Ito's palette, darkest first (blue,
+/// vermillion, bluish green, reddish purple, orange, sky blue, black,
+/// yellow), then again.
 const COLOURS: [&str; 8] = [
-    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442",
+    OKABE_ITO[4],
+    OKABE_ITO[5],
+    OKABE_ITO[2],
+    OKABE_ITO[6],
+    OKABE_ITO[0],
+    OKABE_ITO[1],
+    OKABE_ITO[7],
+    OKABE_ITO[3],
 ];
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A decade's label: 1 µs, 10 ms, 1 s, ...
 fn decade(e: i32) -> String {

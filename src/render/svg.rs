@@ -14,6 +14,7 @@ use std::fmt::Write;
 use base64::Engine;
 
 use super::images::TileImages;
+use super::{OKABE_ITO, escape};
 use crate::board::Solution;
 use crate::puzzle::{Edge, Half, Puzzle};
 
@@ -25,9 +26,7 @@ const LEGEND_ROW: f64 = 22.0;
 
 /// Okabe and Ito's colour-blind-safe palette; after eight motifs the colours
 /// repeat with a dashed outline.
-const PALETTE: [&str; 8] = [
-    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-];
+const PALETTE: [&str; 8] = OKABE_ITO;
 
 /// The palette colour a motif named after a colour should get.
 fn named(name: &str) -> Option<usize> {
@@ -71,13 +70,6 @@ fn colours(p: &Puzzle) -> Vec<(&'static str, bool)> {
             (PALETTE[k % 8], k >= 8)
         })
         .collect()
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The shape of one edge, drawn for the right edge of a tile at (x, y) and
