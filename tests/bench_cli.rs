@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::cmd;
+use common::{cmd, stdout_ok};
 use predicates::prelude::*;
 
 #[test]
@@ -34,13 +34,7 @@ fn rows_summary_and_plot_for_generated_puzzles() {
         .arg(&plot)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = stdout_ok(&out);
     assert!(stdout.starts_with("4 puzzles, 16 runs in "), "{stdout}");
     assert!(stdout.contains("backtrack  spiral  none"), "{stdout}");
     // Not a terminal: plain progress lines.

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{cmd, corpus, seed};
+use common::{cmd, corpus, seed, stdout_ok};
 use predicates::prelude::*;
 use scramble::puzzle::Puzzle;
 
@@ -137,13 +137,7 @@ fn compare_agrees_on_real_puzzles() {
         ])
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_ok(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],

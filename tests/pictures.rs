@@ -190,32 +190,28 @@ fn bad_tile_images_are_named() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = puzzle_with_images(tmp.path(), 40);
     let input = dir.join("input");
+    let render = || {
+        cmd()
+            .arg("render")
+            .arg(&dir)
+            .arg("-o")
+            .arg(tmp.path().join("x.svg"))
+            .assert()
+    };
     // Not square.
     Pixmap::new(40, 30)
         .unwrap()
         .save_png(input.join("4.png"))
         .unwrap();
-    cmd()
-        .arg("render")
-        .arg(&dir)
-        .arg("-o")
-        .arg(tmp.path().join("x.svg"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "4.png: is 40x30 pixels; tile images must be square",
-        ));
+    render().code(2).stderr(predicate::str::contains(
+        "4.png: is 40x30 pixels; tile images must be square",
+    ));
     // Another size.
     Pixmap::new(30, 30)
         .unwrap()
         .save_png(input.join("4.png"))
         .unwrap();
-    cmd()
-        .arg("render")
-        .arg(&dir)
-        .arg("-o")
-        .arg(tmp.path().join("x.svg"))
-        .assert()
+    render()
         .code(2)
         .stderr(predicate::str::contains("4.png: is 30x30 pixels but"))
         .stderr(predicate::str::contains("1.png is 40x40"));

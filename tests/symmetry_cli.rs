@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{cmd, corpus, seed, solve_json};
+use common::{cmd, corpus, seed, solve_json, stdout_ok};
 use predicates::prelude::*;
 
 #[test]
@@ -113,13 +113,7 @@ fn symmetry_report_checks_every_formulation() {
         ])
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_ok(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],

@@ -98,3 +98,14 @@ pub fn solve_json(args: &[&str]) -> (serde_json::Value, i32) {
     });
     (v, code)
 }
+
+/// Stdout of a run that must have exited 0 (stderr shown if it did not).
+pub fn stdout_ok(out: &std::process::Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
