@@ -9,7 +9,7 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use scramble::backtrack::{Backtrack, Order};
 use scramble::cpsat::CpSat;
-use scramble::generate::{PlantOptions, Rng, plant};
+use scramble::generate::{PlantOptions, Rng, plant_with_duplicates, tiles_with_twins};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
 
@@ -170,14 +170,26 @@ fn backtrack_time_limit_is_incomplete() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-    /// Both solvers enumerate the same solutions of random planted puzzles.
+    /// Both solvers enumerate the same solutions of random planted puzzles,
+    /// some with tiles made identical (up to rotation) to others.
     #[test]
     fn backtrack_and_cpsat_agree(
         seed in any::<u64>(),
         (n, motifs) in prop_oneof![(1usize..=2, 2usize..=6), (3usize..=3, 3usize..=6), (4usize..=4, 6usize..=6)],
         self_matching in any::<bool>(),
+        duplicates in 0usize..=4,
     ) {
-        let (puzzle, planted) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
+        // At most half the tiles (a 2x2 board has two non-touching pairs).
+        let duplicates = duplicates.min(n * n / 2);
+        let made = plant_with_duplicates(
+            &mut Rng::new(seed),
+            &PlantOptions { n, motifs, self_matching },
+            duplicates,
+            200,
+        );
+        prop_assume!(made.is_some());
+        let (puzzle, planted) = made.unwrap();
+        prop_assert!(tiles_with_twins(&puzzle) >= duplicates);
         let cp = solve::run(&CpSat::new().unwrap(), &puzzle, &SolveOptions::default()).unwrap();
         for order in [Order::Row, Order::Spiral, Order::Constrained] {
             for solver in [Backtrack::new(order), Backtrack::full_tree(order)] {
