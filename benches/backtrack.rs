@@ -41,7 +41,7 @@ fn corpus(name: &str) -> Puzzle {
     let p = if name == "seed" {
         root.join("puzzles/3x3-original")
     } else {
-        root.join("../shared/corpus/legespiel").join(name)
+        root.join("puzzles/legespiel").join(name)
     };
     Puzzle::load(&p).unwrap()
 }

@@ -42,9 +42,9 @@ pub fn seed() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/3x3-original")
 }
 
-/// The shared corpus folder beside the checkout.
+/// The Legespiel corpus, copied into the repo from ../shared.
 pub fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/legespiel")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel")
 }
 
 /// One row of the corpus' expected.tsv.
@@ -59,7 +59,7 @@ pub struct Expected {
 
 pub fn expected() -> Vec<Expected> {
     let text = std::fs::read_to_string(corpus().join("expected.tsv"))
-        .expect("../shared/corpus/legespiel/expected.tsv");
+        .expect("puzzles/legespiel/expected.tsv");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("file\t") && !l.trim().is_empty())
         .map(|l| {
