@@ -43,6 +43,23 @@ pub struct Solution {
     cells: Vec<Placement>,
 }
 
+/// [`Solution::turned_at`] on row-major `cells` of an `n`x`n` board, with the
+/// cell given by its row-major index `x`.
+pub(crate) fn turned_at(cells: &[Placement], n: usize, k: usize, x: usize) -> Placement {
+    let (i, j) = (x / n, x % n);
+    let (a, b) = match k % 4 {
+        0 => (i, j),
+        1 => (j, n - 1 - i),
+        2 => (n - 1 - i, n - 1 - j),
+        _ => (n - 1 - j, i),
+    };
+    let p = cells[a * n + b];
+    Placement {
+        tile: p.tile,
+        rotation: ((p.rotation as usize + k) % 4) as u8,
+    }
+}
+
 /// Why an assignment is not a solution of a puzzle. Positions are 1-based.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum VerifyError {
@@ -80,6 +97,15 @@ impl Solution {
         self.cells[i * self.n() + j]
     }
 
+    /// The placement at 0-based (`i`, `j`) of this board turned `k` quarter
+    /// turns counterclockwise, without building the turned board. One turn
+    /// sends (i, j) to (n-1-j, i) and adds 1 to the rotation, so the cell at
+    /// (i, j) after `k` turns comes from (j, n-1-i), (n-1-i, n-1-j) or
+    /// (n-1-j, i) for k = 1, 2, 3.
+    pub fn turned_at(&self, k: usize, i: usize, j: usize) -> Placement {
+        turned_at(&self.cells, self.n(), k, i * self.n() + j)
+    }
+
     /// The board turned a quarter turn counterclockwise: the tile at (i, j)
     /// goes to (n+1-j, i) (1-based) and its rotation grows by one.
     pub fn turn(&self) -> Solution {
@@ -115,7 +141,15 @@ impl Solution {
                 found: self.cells.len(),
             });
         }
-        let mut used = vec![false; puzzle.len()];
+        // Tiles used so far: a bit per tile index up to 128 tiles (no
+        // allocation on the boards people solve), a vector beyond.
+        let mut used_bits = 0u128;
+        let mut used_vec = if puzzle.len() > 128 {
+            vec![false; puzzle.len()]
+        } else {
+            Vec::new()
+        };
+        let mut tiles = Vec::with_capacity(n * n);
         for (k, p) in self.cells.iter().enumerate() {
             let (i, j) = (k / n + 1, k % n + 1);
             let idx =
@@ -129,16 +163,23 @@ impl Solution {
                     rotation: p.rotation,
                 });
             }
-            if std::mem::replace(&mut used[idx], true) {
+            let reused = match used_vec.get_mut(idx) {
+                Some(u) => std::mem::replace(u, true),
+                None => {
+                    let bit = 1u128 << idx;
+                    let was = used_bits & bit != 0;
+                    used_bits |= bit;
+                    was
+                }
+            };
+            if reused {
                 return Err(VerifyError::Reused { tile: p.tile });
             }
+            tiles.push(&puzzle.tiles[idx]);
         }
         let edge = |i: usize, j: usize, e: usize| {
-            let p = self.cells[i * n + j];
-            puzzle
-                .tile(p.tile)
-                .expect("checked above")
-                .edge(p.rotation, e)
+            let k = i * n + j;
+            tiles[k].edge(self.cells[k].rotation, e)
         };
         for i in 0..n {
             for j in 0..n {
@@ -257,6 +298,99 @@ mod tests {
         let s = board(&[(1, 0), (2, 0), (3, 0), (4, 3)]);
         assert_eq!(s.turn(), board(&[(2, 1), (4, 0), (1, 1), (3, 1)]));
         assert_eq!(s.turns()[3].turn(), s);
+    }
+
+    #[test]
+    fn turned_at_reads_the_turned_board() {
+        for n in 1..=4usize {
+            let s = Solution::new(
+                (0..n * n)
+                    .map(|x| Placement {
+                        tile: x as i64 + 1,
+                        rotation: (x % 4) as u8,
+                    })
+                    .collect(),
+            );
+            for (k, t) in s.turns().iter().enumerate() {
+                for i in 0..n {
+                    for j in 0..n {
+                        assert_eq!(s.turned_at(k, i, j), t.at(i, j), "n={n} k={k} ({i},{j})");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every kind of error, on a small board (tiles tracked in a bitmask)
+    /// and a 12x12 one (144 tiles, tracked in a vector).
+    #[test]
+    fn verify_names_each_fault() {
+        use crate::generate::{PlantOptions, Rng, plant};
+        for n in [3, 12] {
+            let o = PlantOptions {
+                n,
+                motifs: 4,
+                self_matching: false,
+            };
+            let (p, s) = plant(&mut Rng::new(7), &o);
+            assert_eq!(s.verify(&p), Ok(()));
+            let with = |f: &dyn Fn(&mut Vec<Placement>)| {
+                let mut cells = s.cells().to_vec();
+                f(&mut cells);
+                cells
+            };
+            let last = n * n - 1;
+            let reused = with(&|c| c[last].tile = c[0].tile);
+            assert_eq!(
+                Solution { cells: reused }.verify(&p),
+                Err(VerifyError::Reused {
+                    tile: s.cells()[0].tile
+                })
+            );
+            let unknown = with(&|c| c[1].tile = 10_000);
+            assert_eq!(
+                Solution { cells: unknown }.verify(&p),
+                Err(VerifyError::UnknownTile {
+                    i: 1,
+                    j: 2,
+                    tile: 10_000
+                })
+            );
+            let rotation = with(&|c| c[n].rotation = 4);
+            assert_eq!(
+                Solution { cells: rotation }.verify(&p),
+                Err(VerifyError::BadRotation {
+                    i: 2,
+                    j: 1,
+                    rotation: 4
+                })
+            );
+            let short = with(&|c| {
+                c.pop();
+            });
+            assert!(matches!(
+                Solution { cells: short }.verify(&p),
+                Err(VerifyError::WrongSize { .. })
+            ));
+            // Some other rotation of the top-left tile breaks its right or its
+            // bottom edge: the error names cell (1, 1).
+            let errors: Vec<_> = (1..4u8)
+                .map(|d| {
+                    let turned = with(&|c| c[0].rotation = (c[0].rotation + d) % 4);
+                    Solution { cells: turned }.verify(&p)
+                })
+                .collect();
+            assert!(
+                errors.iter().any(|e| e.is_err()),
+                "n={n}: every rotation fits"
+            );
+            for e in errors.into_iter().filter_map(Result::err) {
+                assert!(matches!(
+                    e,
+                    VerifyError::Horizontal { i: 1, j: 1 } | VerifyError::Vertical { i: 1, j: 1 }
+                ));
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ use thiserror::Error;
 
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
-use crate::symmetry::{Equivalence, Symmetry, SymmetryError, canonical, picture_canonical};
+use crate::symmetry::{
+    Equivalence, Symmetry, SymmetryError, canonical, picture_canonical, pictures_are_labels,
+};
 
 /// Receives every assignment a solver enumerates (row-major placements).
 pub trait SolutionCallback {
@@ -207,6 +209,8 @@ pub struct Collector<'p> {
     raw: BTreeSet<Solution>,
     classes: BTreeSet<Solution>,
     pictures: BTreeSet<Solution>,
+    /// [`pictures_are_labels`] of the puzzle: picture classes need no work.
+    pictures_are_labels: bool,
     reported: u64,
     rejected: Option<(Solution, VerifyError)>,
     progress: Option<ProgressFn<'p>>,
@@ -219,6 +223,7 @@ impl<'p> Collector<'p> {
             raw: BTreeSet::new(),
             classes: BTreeSet::new(),
             pictures: BTreeSet::new(),
+            pictures_are_labels: pictures_are_labels(puzzle),
             reported: 0,
             rejected: None,
             progress: None,
@@ -241,15 +246,26 @@ impl SolutionCallback for Collector<'_> {
     fn on_solution(&mut self, cells: &[Placement]) {
         self.reported += 1;
         let s = Solution::new(cells.to_vec());
+        // A repeat of a verified solution needs no second check.
+        if self.raw.contains(&s) {
+            return;
+        }
         if let Err(reason) = s.verify(self.puzzle) {
             self.rejected.get_or_insert((s, reason));
             return;
         }
-        if !self.raw.contains(&s) {
-            self.classes.insert(canonical(&s));
-            self.pictures.insert(picture_canonical(self.puzzle, &s));
-            self.raw.insert(s);
+        // A class seen before has its picture class recorded already: the
+        // picture canonical form is the same for every turn of a board.
+        let class = canonical(&s);
+        if !self.classes.contains(&class) {
+            self.pictures.insert(if self.pictures_are_labels {
+                class.clone()
+            } else {
+                picture_canonical(self.puzzle, &class)
+            });
+            self.classes.insert(class);
         }
+        self.raw.insert(s);
     }
 
     fn on_progress(&mut self, progress: &Progress) {
