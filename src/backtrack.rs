@@ -181,9 +181,9 @@ impl Default for Backtrack {
 /// The default placement order (the fastest measured, docs/benchmarks.md).
 pub const DEFAULT_ORDER: Order = Order::Spiral;
 
-/// The edge code of an edge: motif * 3 + half.
+/// The edge code of an edge: motif * 4 + half (0 `+`, 1 `-`, 2 `=`).
 fn code(e: Edge) -> u16 {
-    e.motif * 3
+    e.motif * 4
         + match e.half {
             Half::Plus => 0,
             Half::Minus => 1,
@@ -191,11 +191,10 @@ fn code(e: Edge) -> u16 {
         }
 }
 
-/// The code an adjacent edge must have (`+` and `-` swap, `=` stays);
-/// without branches, as halves come in random order.
+/// The code an adjacent edge must have (`+` and `-` swap, `=` stays):
+/// bit 0 flips unless bit 1 (`=`) is set.
 fn partner(c: u16) -> u16 {
-    const SWAP: [u16; 3] = [1, 0, 2];
-    c - c % 3 + SWAP[(c % 3) as usize]
+    c ^ (!c >> 1 & 1)
 }
 
 /// The most 64-bit words a set of orientations takes (`MAX_TILES * 4` bits).
@@ -238,7 +237,8 @@ struct Tables<'p> {
     words: usize,
     /// Per orientation `o` and direction `d` (at `(o * 4 + d) * words`): the
     /// orientations a cell may hold when its neighbour in direction `d`
-    /// holds `o`, i.e. those whose edge `d` matches the facing edge of `o`.
+    /// holds `o`, i.e. those of other tiles whose edge `d` matches the
+    /// facing edge of `o`.
     fit: Vec<u64>,
     steps: Vec<Step>,
     /// Per depth: the orientations allowed there (every orientation, less
@@ -282,7 +282,7 @@ impl<'p> Tables<'p> {
         let cells = n * n;
         let nori = puzzle.len() * 4;
         let words = nori.div_ceil(64);
-        let ncodes = 3 * puzzle.motifs.len().max(1);
+        let ncodes = 4 * puzzle.motifs.len().max(1);
         // Per direction and code: the orientations showing that code on
         // that edge.
         let mut by_edge = vec![0u64; 4 * ncodes * words];
@@ -304,7 +304,18 @@ impl<'p> Tables<'p> {
         for e in &edges {
             for d in 0..4 {
                 let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
-                fit.extend_from_slice(&by_edge[at..at + words]);
+                if words == 1 {
+                    // One word: a push, not a call to copy a slice.
+                    fit.push(by_edge[at]);
+                } else {
+                    fit.extend_from_slice(&by_edge[at..at + words]);
+                }
+            }
+        }
+        // A neighbour never holds another orientation of the same tile.
+        for o in 0..nori {
+            for d in 0..4 {
+                fit[(o * 4 + d) * words + o / 64] &= !tile_bits(o);
             }
         }
         let order_cells = order.cells(n);
@@ -353,10 +364,16 @@ impl<'p> Tables<'p> {
             let from = allowed.len();
             allowed.extend((0..words).map(every));
             let centre_rotation = reduce == Reduce::CentreRotation && c == centre;
-            if centre_rotation || !symmetry.is_none() {
+            if centre_rotation {
+                // Rotation 0: every fourth bit.
+                for w in &mut allowed[from..] {
+                    *w &= 0x1111_1111_1111_1111;
+                }
+            }
+            if !symmetry.is_none() {
                 for o in 0..nori {
                     let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
-                    if (centre_rotation && r != 0) || !symmetry.allows(puzzle, c, tile, r) {
+                    if !symmetry.allows(puzzle, c, tile, r) {
                         allowed[from + o / 64] &= !(1 << (o % 64));
                     }
                 }
@@ -650,14 +667,17 @@ fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         let first = st.placed[t.first_cell & M] as usize / 4;
         and(&mut base, words(&t.above, first * W));
     }
+    // The tiles on the board stay the same while this depth's candidates
+    // are tried (each is taken off again before the next).
+    and_not(&mut base, &st.used);
     let link = next_step.link;
-    // The next depth's candidates after placing `o` here.
-    let next_of = |used: &[u64; W], o: usize| {
+    // The next depth's candidates after placing `o` here (`fit` already
+    // leaves out the other orientations of `o`'s own tile).
+    let next_of = |o: usize| {
         let mut next = base;
-        and_not(&mut next, used);
-        next[o / 64 % W] &= !tile_bits(o);
-        if let Some(dir) = link {
-            and(&mut next, t.fit_of(o, dir));
+        match link {
+            Some(dir) => and(&mut next, t.fit_of(o, dir)),
+            None => next[o / 64 % W] &= !tile_bits(o),
         }
         if above_now {
             and(&mut next, words(&t.above, o / 4 * W));
@@ -673,7 +693,7 @@ fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
             let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             made += 1;
-            let next = next_of(&st.used, w * 64 + b);
+            let next = next_of(w * 64 + b);
             alive[w] |= u64::from(next != [0; W]) << b;
         }
     }
@@ -687,7 +707,7 @@ fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
             let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let o = w * 64 + b;
-            let next = next_of(&st.used, o);
+            let next = next_of(o);
             st.placed[cell] = o as u16;
             st.used[w] |= tile_bits(o);
             let go = descend(t, st, depth + 1, limit, next, emit);
@@ -1000,6 +1020,8 @@ mod tests {
         assert_eq!(partner(e(5, Half::Plus)), e(5, Half::Minus));
         assert_eq!(partner(e(5, Half::Minus)), e(5, Half::Plus));
         assert_eq!(partner(e(5, Half::Same)), e(5, Half::Same));
+        assert_eq!(partner(e(0, Half::Plus)), e(0, Half::Minus));
+        assert_eq!(partner(e(0, Half::Same)), e(0, Half::Same));
     }
 
     #[test]
