@@ -300,22 +300,20 @@ impl<'p> Tables<'p> {
                 );
             }
         }
+        // A neighbour never holds another orientation of the same tile:
+        // those bits are cleared.
         let mut fit = Vec::with_capacity(nori * 4 * words);
-        for e in &edges {
+        for (o, e) in edges.iter().enumerate() {
             for d in 0..4 {
                 let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
                 if words == 1 {
                     // One word: a push, not a call to copy a slice.
-                    fit.push(by_edge[at]);
+                    fit.push(by_edge[at] & !tile_bits(o));
                 } else {
+                    let from = fit.len();
                     fit.extend_from_slice(&by_edge[at..at + words]);
+                    fit[from + o / 64] &= !tile_bits(o);
                 }
-            }
-        }
-        // A neighbour never holds another orientation of the same tile.
-        for o in 0..nori {
-            for d in 0..4 {
-                fit[(o * 4 + d) * words + o / 64] &= !tile_bits(o);
             }
         }
         let order_cells = order.cells(n);
