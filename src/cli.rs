@@ -266,6 +266,10 @@ pub struct SolveArgs {
     pub split: Split,
     #[command(flatten)]
     pub run: RunArgs,
+    /// The CP formulation (CP-SAT only): table, edge or boolean
+    /// (docs/model.md).
+    #[arg(long, value_name = "table|edge|boolean", default_value = crate::model::DEFAULT)]
+    pub model: crate::model::Choice,
     /// Write the CP model (protobuf text format) to FILE before solving.
     #[arg(long, value_name = "FILE")]
     pub dump_model: Option<PathBuf>,
@@ -402,6 +406,9 @@ impl CliError {
             | CliError::Folder(_)
             | CliError::Images(_) => exit::INPUT,
             CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
+            CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
+                exit::INPUT
+            }
             CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
         }
     }
@@ -437,16 +444,22 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         None => None,
     };
     if let Some(path) = &args.dump_model {
-        write_file(path, cpsat::model_text(&puzzle, &args.symmetry).as_bytes())?;
+        let text = cpsat::model_text(&puzzle, args.model, &args.symmetry, args.backtrack.full_tree)
+            .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
     }
     let solver: Box<dyn solve::Solver> = match args.solver {
         SolverKind::CpSat => {
-            if args.backtrack.given() {
+            if args.backtrack.order.is_some() {
                 return Err(CliError::Usage(
-                    "--order and --full-tree apply to --solver backtrack only".into(),
+                    "--order applies to --solver backtrack only".into(),
                 ));
             }
-            Box::new(CpSat::new()?)
+            Box::new(
+                CpSat::new()?
+                    .with_model(args.model)
+                    .with_full_tree(args.backtrack.full_tree),
+            )
         }
         SolverKind::Backtrack => Box::new(args.backtrack.solver()),
     };

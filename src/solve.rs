@@ -175,6 +175,8 @@ pub enum SolveError {
     Runtime(Box<dyn std::error::Error + Send + Sync>),
     #[error(transparent)]
     Symmetry(#[from] SymmetryError),
+    #[error(transparent)]
+    Model(#[from] crate::model::BuildError),
     #[error("the solver returned an assignment that is not a solution ({reason}):\n{}", .solution.to_seed_text())]
     Unverified {
         solution: Solution,

@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use crate::board::{Placement, extensions};
+use prost::Message;
+
+use crate::board::{Placement, Solution, extensions};
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use crate::solve::{
@@ -32,6 +34,8 @@ pub const DEFAULT_POOL: usize = 4096;
 pub const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.
 pub const DEFAULT_SLICE: Duration = Duration::from_secs(2);
+/// Cells fixed up front by `--split auto`.
+pub const AUTO_DEPTH: usize = 1;
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -64,6 +68,9 @@ struct JobResult {
 
 struct Shared<'a> {
     rt: &'static Runtime,
+    /// The model's constraints, encoded once; each subproblem adds its
+    /// variables (with the prefix fixed) in front.
+    constraints: Vec<u8>,
     base: &'a CpModelProto,
     model: &'a Model,
     pool: usize,
@@ -72,6 +79,20 @@ struct Shared<'a> {
     /// The running solves, per worker, so the coordinator can stop them.
     running: Mutex<Vec<Option<Stopper>>>,
     deadline: Option<Instant>,
+}
+
+/// One enumeration: what is solved and how.
+pub struct Run<'a> {
+    pub rt: &'static Runtime,
+    pub limits: Limits,
+    pub puzzle: &'a Puzzle,
+    pub model: &'a Model,
+    pub options: &'a SolveOptions,
+    /// When the whole enumeration must end (the time limit, counted from
+    /// before the model was built).
+    pub deadline: Option<Instant>,
+    /// The model keeps one board turn of each solution: hand on all four.
+    pub expand_turns: bool,
 }
 
 /// Limits that decide when a subproblem is split.
@@ -84,21 +105,47 @@ pub struct Limits {
     /// Time slice of a depth-1 subproblem (doubles per level); past it the
     /// subproblem is split.
     pub slice: Duration,
+    /// The cells fixed up front by `--split auto`.
+    pub auto_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            pool: DEFAULT_POOL,
+            unsplit_pool: UNSPLIT_POOL,
+            slice: DEFAULT_SLICE,
+            auto_depth: AUTO_DEPTH,
+        }
+    }
 }
 
 pub fn enumerate(
-    rt: &'static Runtime,
-    limits: Limits,
-    puzzle: &Puzzle,
-    model: &Model,
-    options: &SolveOptions,
+    run: &Run,
     callback: &mut dyn SolutionCallback,
 ) -> Result<SolverRun, SolveError> {
-    let base = super::to_proto(model, &puzzle.name);
+    let Run {
+        rt,
+        limits,
+        puzzle,
+        model,
+        options,
+        deadline,
+        expand_turns,
+    } = *run;
+    let mut base = super::to_proto(model, &puzzle.name);
+    let constraints = {
+        let c = std::mem::take(&mut base.constraints);
+        let bytes = CpModelProto {
+            constraints: c,
+            ..CpModelProto::default()
+        }
+        .encode_to_vec();
+        bytes
+    };
     let threads = options.threads.max(1);
-    let deadline = options.time_limit.map(|t| Instant::now() + t);
     let (initial_depth, adaptive, pool) = match options.split {
-        Split::Auto => (1, true, limits.pool),
+        Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
         Split::None => (0, false, limits.unsplit_pool),
     };
@@ -108,6 +155,7 @@ pub fn enumerate(
         .collect();
     let shared = Shared {
         rt,
+        constraints,
         base: &base,
         model,
         pool,
@@ -228,7 +276,13 @@ pub fn enumerate(
                 }
                 for values in &r.solutions {
                     if let Some(cells) = model.decode(values) {
-                        callback.on_solution(&cells);
+                        if expand_turns {
+                            for t in Solution::new(cells).turns() {
+                                callback.on_solution(t.cells());
+                            }
+                        } else {
+                            callback.on_solution(&cells);
+                        }
                     }
                 }
                 progress.subproblems_done += 1;
@@ -302,11 +356,17 @@ impl Shared<'_> {
             (r, s) => r.or(s),
         };
         let slice_binds = slice.is_some() && (remaining.is_none() || slice < remaining);
-        let mut m = self.base.clone();
+        let mut m = CpModelProto {
+            name: self.base.name.clone(),
+            variables: self.base.variables.clone(),
+            constraints: vec![],
+        };
         for (cell, p) in self.model.cells.iter().zip(&job.prefix) {
             m.variables[cell.0].domain = vec![p.tile, p.tile];
             m.variables[cell.1].domain = vec![p.rotation as i64, p.rotation as i64];
         }
+        let mut bytes = m.encode_to_vec();
+        bytes.extend_from_slice(&self.constraints);
         let params = SatParameters {
             num_workers: Some(1),
             enumerate_all_solutions: Some(true),
@@ -325,7 +385,7 @@ impl Shared<'_> {
             self.running.lock().unwrap()[w] = None;
             return skipped(job);
         }
-        let response = self.rt.solve(&env, &m, &params);
+        let response = self.rt.solve_encoded(&env, &bytes, &params);
         self.running.lock().unwrap()[w] = None;
         drop(env);
         let response = match response {

@@ -10,11 +10,16 @@ pub mod proto;
 pub mod runtime;
 mod text;
 
-use std::path::Path;
 
-use crate::model::{Constraint, Lit, Model};
+use std::time::Instant;
+
+use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
-use crate::solve::{SolutionCallback, SolveError, SolveOptions, Solver, SolverRun};
+use crate::solve::{
+    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    StopReason,
+};
+use crate::symmetry::{Symmetry, turn_representative};
 
 pub use runtime::{PINNED_VERSION, RuntimeError};
 
@@ -26,27 +31,57 @@ use proto::{
 /// The CP-SAT solver backend.
 pub struct CpSat {
     rt: &'static runtime::Runtime,
+    /// The CP formulation.
+    pub encoding: Choice,
+    /// Search every board turn of every solution (no turn reduction when no
+    /// symmetry breaking is asked for).
+    pub full_tree: bool,
     /// When subproblems are split (pool size, time slice).
     pub limits: enumerate::Limits,
 }
 
 impl CpSat {
-    /// Find and load the runtime (see [`runtime`] for the discovery order).
+    /// Find and load the runtime (see [`runtime`] for the discovery order),
+    /// with the default encoding.
     pub fn new() -> Result<CpSat, RuntimeError> {
         Ok(CpSat {
             rt: runtime::runtime()?,
-            limits: enumerate::Limits {
-                pool: enumerate::DEFAULT_POOL,
-                unsplit_pool: enumerate::UNSPLIT_POOL,
-                slice: enumerate::DEFAULT_SLICE,
-            },
+            encoding: Choice::default(),
+            full_tree: false,
+            limits: enumerate::Limits::default(),
         })
     }
 
-    /// The library that was loaded.
-    pub fn library_path(&self) -> &Path {
-        &self.rt.path
+    /// The same backend with another encoding.
+    pub fn with_model(self, encoding: Choice) -> CpSat {
+        CpSat { encoding, ..self }
     }
+
+    /// The same backend, searching every board turn.
+    pub fn with_full_tree(self, full_tree: bool) -> CpSat {
+        CpSat { full_tree, ..self }
+    }
+
+}
+
+/// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
+/// breaking, and (with no symmetry breaking asked for and not `full_tree`)
+/// the board-turn reduction; and whether that reduction was added (each
+/// solution then stands for its four turns).
+pub fn model_for(
+    puzzle: &Puzzle,
+    encoding: Choice,
+    symmetry: &Symmetry,
+    full_tree: bool,
+    budget: &Budget,
+) -> Result<(Model, bool), BuildError> {
+    let mut m = model::build(encoding.0, puzzle, budget)?;
+    symmetry.add(puzzle, &mut m);
+    let reduce = symmetry.is_none() && !full_tree;
+    if reduce {
+        turn_representative(puzzle).add(puzzle, &mut m);
+    }
+    Ok((m, reduce))
 }
 
 impl Solver for CpSat {
@@ -57,7 +92,7 @@ impl Solver for CpSat {
         self.rt.version.clone()
     }
     fn model_name(&self) -> String {
-        "table".into()
+        self.encoding.name().into()
     }
     fn enumerate(
         &self,
@@ -65,9 +100,43 @@ impl Solver for CpSat {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
-        let mut model = Model::table(puzzle);
-        options.symmetry.add(puzzle, &mut model);
-        enumerate::enumerate(self.rt, self.limits, puzzle, &model, options, callback)
+        let deadline = options.time_limit.map(|t| Instant::now() + t);
+        let stopped = || options.stop.is_stopped();
+        let budget = Budget {
+            deadline,
+            stopped: &stopped,
+        };
+        let built = model_for(
+            puzzle,
+            self.encoding,
+            &options.symmetry,
+            self.full_tree,
+            &budget,
+        );
+        let (model, turns) = match built {
+            Ok(m) => m,
+            Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
+            Err(e) => {
+                let reason = match e {
+                    BuildError::TimeLimit => StopReason::TimeLimit,
+                    _ => StopReason::Interrupted,
+                };
+                return Ok(SolverRun {
+                    status: RunStatus::Stopped(reason),
+                    stats: SolverStats::default(),
+                });
+            }
+        };
+        let run = enumerate::Run {
+            rt: self.rt,
+            limits: self.limits,
+            puzzle,
+            model: &model,
+            options,
+            deadline,
+            expand_turns: turns,
+        };
+        enumerate::enumerate(&run, callback)
     }
 }
 
@@ -145,6 +214,13 @@ pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
                     literals: lits(l),
                 })),
             },
+            Constraint::ExactlyOne { name, lits: l } => ConstraintProto {
+                name: name.clone(),
+                enforcement_literal: vec![],
+                constraint: Some(proto::Constraint::ExactlyOne(BoolArgumentProto {
+                    literals: lits(l),
+                })),
+            },
             Constraint::BoolAnd {
                 name,
                 lits: l,
@@ -165,10 +241,14 @@ pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
     }
 }
 
-/// The puzzle's CP model (with the symmetry-breaking constraints) in
-/// protobuf text format, as OR-Tools prints it.
-pub fn model_text(puzzle: &Puzzle, symmetry: &crate::symmetry::Symmetry) -> String {
-    let mut model = Model::table(puzzle);
-    symmetry.add(puzzle, &mut model);
-    text::cp_model(&to_proto(&model, &puzzle.name))
+/// The CP model a solve would give CP-SAT (encoding, symmetry breaking,
+/// turn reduction) in protobuf text format, as OR-Tools prints it.
+pub fn model_text(
+    puzzle: &Puzzle,
+    encoding: Choice,
+    symmetry: &Symmetry,
+    full_tree: bool,
+) -> Result<String, BuildError> {
+    let (model, _) = model_for(puzzle, encoding, symmetry, full_tree, &Budget::unlimited())?;
+    Ok(text::cp_model(&to_proto(&model, &puzzle.name)))
 }

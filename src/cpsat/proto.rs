@@ -32,7 +32,7 @@ pub struct ConstraintProto {
     pub name: String,
     #[prost(int32, repeated, tag = "2")]
     pub enforcement_literal: Vec<i32>,
-    #[prost(oneof = "Constraint", tags = "3, 4, 12, 13, 16")]
+    #[prost(oneof = "Constraint", tags = "3, 4, 12, 13, 16, 29")]
     pub constraint: Option<Constraint>,
 }
 
@@ -49,6 +49,8 @@ pub enum Constraint {
     AllDiff(AllDifferentConstraintProto),
     #[prost(message, tag = "16")]
     Table(TableConstraintProto),
+    #[prost(message, tag = "29")]
+    ExactlyOne(BoolArgumentProto),
 }
 
 /// `BoolArgumentProto`.

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use prost::Message;
 use thiserror::Error;
 
-use super::proto::{CpModelProto, CpSolverResponse, IntegerVariableProto, SatParameters};
+use super::proto::{CpModelProto, CpSolverResponse, SatParameters};
 
 /// The OR-Tools release scramble is built and tested against.
 pub const PINNED_VERSION: &str = "9.15.6755";
@@ -82,6 +82,7 @@ pub fn local_install_relpath() -> PathBuf {
 }
 
 type NewEnvFn = unsafe extern "C" fn() -> *mut c_void;
+type VersionFn = unsafe extern "C" fn() -> c_int;
 type EnvFn = unsafe extern "C" fn(*mut c_void);
 type SolveFn = unsafe extern "C" fn(
     *mut c_void,
@@ -121,8 +122,10 @@ pub fn runtime() -> Result<&'static Runtime, RuntimeError> {
         .map_err(Clone::clone)
 }
 
-/// The candidate locations, in discovery order, with where each came from.
-pub fn candidates() -> Result<Vec<(PathBuf, &'static str)>, RuntimeError> {
+/// The candidate locations that need no other program, in discovery order,
+/// with where each came from (the Python package is asked only when none of
+/// them exists: starting Python costs more than the whole seed solve).
+fn candidates() -> Result<Vec<(PathBuf, &'static str)>, RuntimeError> {
     if let Some(v) = std::env::var_os(LIB_ENV).filter(|v| !v.is_empty()) {
         let p = PathBuf::from(&v);
         let file = if p.is_dir() { p.join(LIB_NAME) } else { p };
@@ -146,9 +149,6 @@ pub fn candidates() -> Result<Vec<(PathBuf, &'static str)>, RuntimeError> {
             }
         }
     }
-    if let Some(dir) = python_ortools_dir() {
-        out.push((dir.join(".libs").join(LIB_NAME), "python"));
-    }
     Ok(out)
 }
 
@@ -170,11 +170,19 @@ fn python_ortools_dir() -> Option<PathBuf> {
 
 impl Runtime {
     fn discover() -> Result<Runtime, RuntimeError> {
-        let candidates = candidates()?;
-        for (path, _) in &candidates {
+        let mut candidates = candidates()?;
+        if let Some((path, _)) = candidates.iter().find(|(p, _)| p.is_file()) {
+            return Runtime::open(path);
+        }
+        if let Some(dir) = python_ortools_dir() {
+            let path = dir.join(".libs").join(LIB_NAME);
             if path.is_file() {
-                return Runtime::open(path);
+                return Runtime::open(&path);
             }
+            candidates.push((path, "python"));
+        } else {
+            let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".into());
+            candidates.push((PathBuf::from(format!("{python}: no ortools package")), "python"));
         }
         let looked = candidates
             .iter()
@@ -197,72 +205,52 @@ impl Runtime {
         // SAFETY: loading runs the library's initialisers; libortools is a
         // well-behaved C++ library whose dependencies sit beside it ($ORIGIN).
         let lib = unsafe { libloading::Library::new(path) }.map_err(|e| load_err(e.to_string()))?;
-        // SAFETY: the symbol types match the declarations in OR-Tools'
-        // ortools/sat/c_api/cp_solver_c.h (9.15).
-        let (new_env, destroy_env, stop_search, solve_interruptible) = unsafe {
-            let sym = |name: &[u8]| {
-                lib.get::<*const c_void>(name).map(|s| *s).map_err(|e| {
-                    load_err(format!(
-                        "missing {}: {e} (not an OR-Tools {PINNED_VERSION} library?)",
-                        String::from_utf8_lossy(name)
+        // SAFETY: each symbol is looked up with the type of its declaration:
+        // the C API in ortools/sat/c_api/cp_solver_c.h (9.15), and
+        // `int operations_research::OrToolsMajorVersion()` (and Minor, Patch)
+        // in ortools/base/version.h, plain functions without arguments that
+        // return an int (the C calling convention). The pointers are used
+        // only while `lib` is loaded: it is kept in the same `Runtime`.
+        let (new_env, destroy_env, stop_search, solve_interruptible, version) = unsafe {
+            fn sym<T: Copy>(
+                lib: &libloading::Library,
+                name: &str,
+                err: &dyn Fn(String) -> RuntimeError,
+            ) -> Result<T, RuntimeError> {
+                // SAFETY: the caller names the symbol's true type as T.
+                unsafe { lib.get::<T>(name.as_bytes()) }.map(|s| *s).map_err(|e| {
+                    err(format!(
+                        "missing {name}: {e} (not an OR-Tools {PINNED_VERSION} library?)"
                     ))
                 })
-            };
+            }
+            let major: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsMajorVersionEv", &load_err)?;
+            let minor: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsMinorVersionEv", &load_err)?;
+            let patch: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsPatchVersionEv", &load_err)?;
             (
-                std::mem::transmute::<*const c_void, NewEnvFn>(sym(b"SolveCpNewEnv")?),
-                std::mem::transmute::<*const c_void, EnvFn>(sym(b"SolveCpDestroyEnv")?),
-                std::mem::transmute::<*const c_void, EnvFn>(sym(b"SolveCpStopSearch")?),
-                std::mem::transmute::<*const c_void, SolveFn>(sym(b"SolveCpInterruptible")?),
+                sym::<NewEnvFn>(&lib, "SolveCpNewEnv", &load_err)?,
+                sym::<EnvFn>(&lib, "SolveCpDestroyEnv", &load_err)?,
+                sym::<EnvFn>(&lib, "SolveCpStopSearch", &load_err)?,
+                sym::<SolveFn>(&lib, "SolveCpInterruptible", &load_err)?,
+                format!("{}.{}.{}", major(), minor(), patch()),
             )
         };
-        let mut rt = Runtime {
+        if version != PINNED_VERSION {
+            return Err(RuntimeError::WrongVersion {
+                path: path.to_path_buf(),
+                found: version,
+                fix: install_command(),
+            });
+        }
+        Ok(Runtime {
             _lib: lib,
             new_env,
             destroy_env,
             stop_search,
             solve_interruptible,
             path: path.to_path_buf(),
-            version: String::new(),
-        };
-        rt.version = rt.probe_version()?;
-        if rt.version != PINNED_VERSION {
-            return Err(RuntimeError::WrongVersion {
-                path: path.to_path_buf(),
-                found: rt.version,
-                fix: install_command(),
-            });
-        }
-        Ok(rt)
-    }
-
-    /// Ask the library its version: solve a one-variable model with the
-    /// search log sent to the response, whose first line names the version.
-    fn probe_version(&self) -> Result<String, RuntimeError> {
-        let model = CpModelProto {
-            name: "version probe".into(),
-            variables: vec![IntegerVariableProto {
-                name: "x".into(),
-                domain: vec![0, 1],
-            }],
-            constraints: vec![],
-        };
-        let params = SatParameters {
-            num_workers: Some(1),
-            log_search_progress: Some(true),
-            log_to_stdout: Some(false),
-            log_to_response: Some(true),
-            catch_sigint_signal: Some(false),
-            ..Default::default()
-        };
-        let env = self.new_env();
-        let response = self.solve(&env, &model, &params)?;
-        let version = response
-            .solve_log
-            .lines()
-            .find_map(|l| l.split("CP-SAT solver v").nth(1))
-            .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
-            .unwrap_or_else(|| "unknown".into());
-        Ok(version)
+            version,
+        })
     }
 
     /// A fresh solver environment (one per solve).
@@ -283,7 +271,16 @@ impl Runtime {
         model: &CpModelProto,
         params: &SatParameters,
     ) -> Result<CpSolverResponse, RuntimeError> {
-        let m = model.encode_to_vec();
+        self.solve_encoded(env, &model.encode_to_vec(), params)
+    }
+
+    /// [`Runtime::solve`] with the model already encoded.
+    pub fn solve_encoded(
+        &self,
+        env: &Env,
+        m: &[u8],
+        params: &SatParameters,
+    ) -> Result<CpSolverResponse, RuntimeError> {
         let p = params.encode_to_vec();
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut out_len: c_int = 0;

@@ -106,6 +106,9 @@ pub fn cp_model(m: &CpModelProto) -> String {
             Some(Constraint::BoolAnd(b)) => {
                 let _ = writeln!(out, "  bool_and {{ literals: {} }}", list(&b.literals));
             }
+            Some(Constraint::ExactlyOne(b)) => {
+                let _ = writeln!(out, "  exactly_one {{ literals: {} }}", list(&b.literals));
+            }
             None => {}
         }
         out.push_str("}\n");

@@ -373,6 +373,19 @@ impl Symmetry {
     }
 }
 
+/// The formulation the solvers' board-turn reduction uses: `center` on odd
+/// boards, `corner` on even ones. Both keep exactly one of the four turns of
+/// every solution (docs/symmetry.md), so the solutions kept, each with its
+/// four turns, are all the solutions.
+pub fn turn_representative(puzzle: &Puzzle) -> Symmetry {
+    let f: &'static dyn Formulation = if puzzle.n % 2 == 1 {
+        &center::Center
+    } else {
+        &corner::Corner
+    };
+    Symmetry { parts: vec![f] }
+}
+
 /// Combinations documented exact for picture equivalence.
 pub const EXACT_FOR_PICTURES: &[&str] = &["picture-lex,tiles"];
 

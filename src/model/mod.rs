@@ -1,0 +1,392 @@
+//! The CP model of a puzzle, in solver-neutral terms, and the CP
+//! formulations (encodings) that build it: one file each, listed in [`ALL`].
+//!
+//! Every encoding keeps a tile and a rotation variable per cell
+//! ([`Model::cells`]), whatever else it adds, so symmetry-breaking
+//! constraints, subproblem prefixes and decoding work on all of them. The
+//! `cpsat` module turns a [`Model`] into a `CpModelProto`; nothing here knows
+//! about protobuf. docs/model.md describes each encoding and its size.
+
+mod boolean;
+mod edge;
+mod table;
+
+use std::sync::Arc;
+
+use std::time::Instant;
+
+use itertools::iproduct;
+use thiserror::Error;
+
+use crate::board::Placement;
+use crate::puzzle::Puzzle;
+
+pub use table::{horizontal_table, vertical_table};
+
+/// Index of a variable in [`Model::vars`].
+pub type VarId = usize;
+
+/// An integer variable with a domain given as sorted, disjoint closed intervals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntVar {
+    pub name: String,
+    pub domain: Vec<(i64, i64)>,
+}
+
+/// A Boolean literal: a 0/1 variable or its negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lit {
+    Pos(VarId),
+    Neg(VarId),
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        match self {
+            Lit::Pos(v) => Lit::Neg(v),
+            Lit::Neg(v) => Lit::Pos(v),
+        }
+    }
+}
+
+/// A bound large enough for every linear expression scramble builds.
+pub const BIG: i64 = 1 << 40;
+
+/// A constraint of the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    /// All the variables take different values.
+    AllDifferent { name: String, vars: Vec<VarId> },
+    /// The variables, in order, take one of the listed tuples (or, when
+    /// `negated`, none of them). `tuples` is flat: `vars.len()` values a tuple.
+    Table {
+        name: String,
+        vars: Vec<VarId>,
+        tuples: Arc<Vec<i64>>,
+        negated: bool,
+    },
+    /// `sum(coeff * var)` lies in `domain`, if every `enforce` literal holds.
+    Linear {
+        name: String,
+        terms: Vec<(VarId, i64)>,
+        domain: Vec<(i64, i64)>,
+        enforce: Vec<Lit>,
+    },
+    /// At least one literal holds.
+    BoolOr { name: String, lits: Vec<Lit> },
+    /// Exactly one literal holds.
+    ExactlyOne { name: String, lits: Vec<Lit> },
+    /// Every literal holds, if every `enforce` literal holds.
+    BoolAnd {
+        name: String,
+        lits: Vec<Lit>,
+        enforce: Vec<Lit>,
+    },
+}
+
+/// A solver-neutral CP model of a puzzle.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub n: usize,
+    pub vars: Vec<IntVar>,
+    pub constraints: Vec<Constraint>,
+    /// Per cell, row-major: (tile variable, rotation variable).
+    pub cells: Vec<(VarId, VarId)>,
+}
+
+/// Compress sorted distinct values into closed intervals.
+pub fn intervals(values: &[i64]) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for &v in values {
+        match out.last_mut() {
+            Some((_, hi)) if *hi + 1 == v => *hi = v,
+            _ => out.push((v, v)),
+        }
+    }
+    out
+}
+
+/// A CP formulation of a puzzle: how the [`Model`] is built.
+///
+/// Adding one is adding a file here and a line in [`ALL`].
+pub trait Encoding: Sync {
+    /// The name used on the command line and in reports.
+    fn name(&self) -> &'static str;
+    /// One line for `--help` and reports.
+    fn summary(&self) -> &'static str;
+    /// The model's size before it is built, computed without building it
+    /// (so a model that would not fit is refused first).
+    fn size(&self, puzzle: &Puzzle) -> Size;
+    /// Build the model; `budget` is checked as it goes.
+    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError>;
+}
+
+/// Every encoding, in the order reports list them.
+pub static ALL: &[&dyn Encoding] = &[&table::Table, &edge::Edge, &boolean::Boolean];
+
+/// The encoding used when none is asked for: the fastest measured on the
+/// corpus at one thread (docs/benchmarks.md).
+pub const DEFAULT: &str = "edge";
+
+/// An encoding chosen by name (`--model`).
+#[derive(Clone, Copy)]
+pub struct Choice(pub &'static dyn Encoding);
+
+impl Choice {
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+}
+
+impl Default for Choice {
+    fn default() -> Self {
+        DEFAULT.parse().expect("the default encoding exists")
+    }
+}
+
+impl std::fmt::Debug for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PartialEq for Choice {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl std::str::FromStr for Choice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Choice, String> {
+        ALL.iter()
+            .find(|e| e.name() == s)
+            .map(|&e| Choice(e))
+            .ok_or_else(|| {
+                let known: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
+                format!("unknown model {s:?}: expected one of {}", known.join(", "))
+            })
+    }
+}
+
+/// How big a model is: what `models-report` prints and what the size limit
+/// is checked against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Size {
+    pub variables: u64,
+    pub constraints: u64,
+    /// Tuples over all table constraints.
+    pub table_tuples: u64,
+    /// Integers stored in all constraints (table values, literals, terms):
+    /// what the memory of the model grows with.
+    pub values: u64,
+}
+
+/// The most integers a model may hold (about 8 bytes each in memory, and a
+/// few bytes each on the wire to the solver): beyond this the build is
+/// refused with a suggestion instead of exhausting memory.
+pub const MAX_VALUES: u64 = 60_000_000;
+
+/// Limits checked while a model is built.
+pub struct Budget<'a> {
+    pub deadline: Option<Instant>,
+    /// Whether the user asked to stop (Ctrl-C).
+    pub stopped: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Budget<'_> {
+    /// No limit.
+    pub fn unlimited() -> Budget<'static> {
+        Budget {
+            deadline: None,
+            stopped: &|| false,
+        }
+    }
+
+    /// An error if the time is up or a stop was asked for.
+    pub fn check(&self) -> Result<(), BuildError> {
+        if (self.stopped)() {
+            Err(BuildError::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(BuildError::TimeLimit)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Why a model was not built.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    #[error("the time limit was reached while building the model")]
+    TimeLimit,
+    #[error("interrupted while building the model")]
+    Interrupted,
+    #[error(
+        "{puzzle}: the {model} model would hold {values} integers ({tuples} table tuples), more than the limit of {limit}; {hint}"
+    )]
+    TooLarge {
+        puzzle: String,
+        model: &'static str,
+        values: u64,
+        tuples: u64,
+        limit: u64,
+        hint: String,
+    },
+}
+
+/// Check the size of an encoding on a puzzle, then build it.
+pub fn build(
+    encoding: &dyn Encoding,
+    puzzle: &Puzzle,
+    budget: &Budget,
+) -> Result<Model, BuildError> {
+    let size = encoding.size(puzzle);
+    if size.values > MAX_VALUES {
+        let lighter: Vec<String> = ALL
+            .iter()
+            .filter(|e| e.name() != encoding.name() && e.size(puzzle).values <= MAX_VALUES)
+            .map(|e| format!("--model {}", e.name()))
+            .collect();
+        return Err(BuildError::TooLarge {
+            puzzle: puzzle.name.clone(),
+            model: encoding.name(),
+            values: size.values,
+            tuples: size.table_tuples,
+            limit: MAX_VALUES,
+            hint: if lighter.is_empty() {
+                "no encoding fits: try the backtracking solver (--solver backtrack)".into()
+            } else {
+                format!("try {}", lighter.join(" or "))
+            },
+        });
+    }
+    budget.check()?;
+    encoding.build(puzzle, budget)
+}
+
+impl Model {
+    /// A model with a tile variable (domain: the tile ids) and a rotation
+    /// variable (0..3) per cell, row-major, and no constraints yet.
+    pub fn with_cells(puzzle: &Puzzle) -> Model {
+        let n = puzzle.n;
+        let tile_domain = intervals(&puzzle.ids());
+        let mut vars = Vec::with_capacity(2 * n * n);
+        let mut cells = Vec::with_capacity(n * n);
+        for (i, j) in iproduct!(0..n, 0..n) {
+            let t = vars.len();
+            vars.push(IntVar {
+                name: format!("tile_{}_{}", i + 1, j + 1),
+                domain: tile_domain.clone(),
+            });
+            vars.push(IntVar {
+                name: format!("rotation_{}_{}", i + 1, j + 1),
+                domain: vec![(0, 3)],
+            });
+            cells.push((t, t + 1));
+        }
+        Model {
+            n,
+            vars,
+            constraints: Vec::new(),
+            cells,
+        }
+    }
+
+    /// AllDifferent over the tile variables.
+    pub fn all_different_tiles(&mut self) {
+        self.constraints.push(Constraint::AllDifferent {
+            name: "all_different_tiles".into(),
+            vars: self.cells.iter().map(|c| c.0).collect(),
+        });
+    }
+
+    /// The size of the model as built.
+    pub fn size(&self) -> Size {
+        let mut s = Size {
+            variables: self.vars.len() as u64,
+            constraints: self.constraints.len() as u64,
+            ..Size::default()
+        };
+        for c in &self.constraints {
+            s.values += match c {
+                Constraint::AllDifferent { vars, .. } => vars.len() as u64,
+                Constraint::Table { tuples, vars, .. } => {
+                    s.table_tuples += (tuples.len() / vars.len().max(1)) as u64;
+                    tuples.len() as u64
+                }
+                Constraint::Linear { terms, enforce, .. } => (terms.len() + enforce.len()) as u64,
+                Constraint::BoolOr { lits, .. } | Constraint::ExactlyOne { lits, .. } => {
+                    lits.len() as u64
+                }
+                Constraint::BoolAnd { lits, enforce, .. } => (lits.len() + enforce.len()) as u64,
+            };
+        }
+        s
+    }
+
+    /// Add an integer variable; returns its id.
+    pub fn add_var(&mut self, name: String, domain: Vec<(i64, i64)>) -> VarId {
+        self.vars.push(IntVar { name, domain });
+        self.vars.len() - 1
+    }
+
+    /// Add a 0/1 variable; returns its positive literal.
+    pub fn add_bool(&mut self, name: String) -> Lit {
+        Lit::Pos(self.add_var(name, vec![(0, 1)]))
+    }
+
+    /// `lit <=> (var == value)`.
+    pub fn channel_eq(&mut self, name: &str, lit: Lit, var: VarId, value: i64) {
+        self.constraints.push(Constraint::Linear {
+            name: format!("{name}_eq"),
+            terms: vec![(var, 1)],
+            domain: vec![(value, value)],
+            enforce: vec![lit],
+        });
+        self.constraints.push(Constraint::Linear {
+            name: format!("{name}_ne"),
+            terms: vec![(var, 1)],
+            domain: vec![(-BIG, value - 1), (value + 1, BIG)],
+            enforce: vec![!lit],
+        });
+    }
+
+    /// The tile and rotation variables of 0-based cell (i, j).
+    pub fn cell(&self, i: usize, j: usize) -> (VarId, VarId) {
+        self.cells[i * self.n + j]
+    }
+
+    /// Restrict the domains of the first cells to the given placements.
+    pub fn fix_prefix(&mut self, prefix: &[Placement]) {
+        for (cell, p) in self.cells.iter().zip(prefix) {
+            self.vars[cell.0].domain = vec![(p.tile, p.tile)];
+            self.vars[cell.1].domain = vec![(p.rotation as i64, p.rotation as i64)];
+        }
+    }
+
+    /// Read a board from a full assignment of the variables (indexed like `vars`).
+    pub fn decode(&self, values: &[i64]) -> Option<Vec<Placement>> {
+        self.cells
+            .iter()
+            .map(|&(t, r)| {
+                Some(Placement {
+                    tile: *values.get(t)?,
+                    rotation: u8::try_from(*values.get(r)?).ok()?,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_compress_runs() {
+        assert_eq!(intervals(&[1, 2, 3, 5, 7, 8]), vec![(1, 3), (5, 5), (7, 8)]);
+        assert_eq!(intervals(&[]), vec![]);
+    }
+}
