@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::cpsat::{self, CpSat, RuntimeError};
+use crate::model::Choice;
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::folder::{self, FolderError};
 use crate::render::images::{ImageError, TileImages};
@@ -79,6 +80,8 @@ pub struct BenchArgs {
         value_delimiter = ','
     )]
     pub solvers: Vec<SolverKind>,
+    #[command(flatten)]
+    pub models: ModelsArgs,
     /// A symmetry formulation (see `solve --symmetry`); repeat the option to
     /// compare several, e.g. --symmetry none --symmetry lex,tiles.
     #[arg(long, value_name = "LIST")]
@@ -174,6 +177,8 @@ pub struct CompareArgs {
     pub equivalence: Equivalence,
     #[command(flatten)]
     pub backtrack: BacktrackArgs,
+    #[command(flatten)]
+    pub models: ModelsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -223,6 +228,8 @@ pub struct ReportArgs {
     /// Puzzle directories or YAML files.
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -266,10 +273,10 @@ pub struct SolveArgs {
     pub split: Split,
     #[command(flatten)]
     pub run: RunArgs,
-    /// The CP formulation (CP-SAT only): table, edge or boolean
-    /// (docs/model.md).
-    #[arg(long, value_name = "table|edge|boolean", default_value = crate::model::DEFAULT)]
-    pub model: crate::model::Choice,
+    /// The CP formulation (CP-SAT only): table, edge, boolean or
+    /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
+    #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
+    pub model: Choice,
     /// Write the CP model (protobuf text format) to FILE before solving.
     #[arg(long, value_name = "FILE")]
     pub dump_model: Option<PathBuf>,
@@ -338,6 +345,42 @@ impl BacktrackArgs {
         } else {
             Backtrack::new(order)
         }
+    }
+}
+
+/// `--model`, repeatable: the CP formulations to run (CP-SAT only).
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// A CP formulation for CP-SAT: table, edge, boolean or edge-boolean
+    /// (docs/model.md); repeat the option to run several, e.g. --model
+    /// table --model edge. Default: edge, the fastest measured.
+    #[arg(long = "model", value_name = "NAME")]
+    pub models: Vec<Choice>,
+}
+
+impl ModelsArgs {
+    /// The models asked for, or the default one; each once, in order.
+    pub fn chosen(&self) -> Vec<Choice> {
+        let mut out: Vec<Choice> = Vec::new();
+        for m in &self.models {
+            if !out.contains(m) {
+                out.push(*m);
+            }
+        }
+        if out.is_empty() {
+            out.push(Choice::default());
+        }
+        out
+    }
+
+    /// One CP-SAT backend per model.
+    fn solvers(&self, full_tree: bool) -> Result<Vec<CpSat>, CliError> {
+        let cp = CpSat::new()?.with_full_tree(full_tree);
+        Ok(self
+            .chosen()
+            .into_iter()
+            .map(|m| cp.clone().with_model(m))
+            .collect())
     }
 }
 
@@ -444,8 +487,13 @@ fn solve_command(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         None => None,
     };
     if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(&puzzle, args.model, &args.symmetry, args.backtrack.full_tree)
-            .map_err(SolveError::from)?;
+        let text = cpsat::model_text(
+            &puzzle,
+            args.model,
+            &args.symmetry,
+            args.backtrack.full_tree,
+        )
+        .map_err(SolveError::from)?;
         write_file(path, text.as_bytes())?;
     }
     let solver: Box<dyn solve::Solver> = match args.solver {
@@ -521,17 +569,21 @@ fn report_command(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         .iter()
         .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
         .collect::<Result<Vec<_>, _>>()?;
-    let solver = CpSat::new()?;
+    // The full tree: the `none` row is the plain model, the baseline every
+    // formulation is compared with.
+    let solvers = args.models.solvers(true)?;
     let base = args.run.options(&stop);
     let combos = crate::symmetry::report_combinations();
     let mut rows = Vec::new();
-    for (label, puzzle) in &puzzles {
-        if stop.is_stopped() {
-            break;
+    'puzzles: for (label, puzzle) in &puzzles {
+        for solver in &solvers {
+            if stop.is_stopped() {
+                break 'puzzles;
+            }
+            rows.extend(crate::experiment::run(
+                solver, puzzle, label, &combos, &base,
+            )?);
         }
-        rows.extend(crate::experiment::run(
-            &solver, puzzle, label, &combos, &base,
-        )?);
     }
     let text = match args.format {
         ReportFormat::Text => crate::experiment::text(&rows),
@@ -561,8 +613,11 @@ fn compare_command(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> 
     for (_, p) in &puzzles {
         args.symmetry.check(p).map_err(SolveError::from)?;
     }
-    let cp = CpSat::new()?;
+    let cps = args.models.solvers(args.backtrack.full_tree)?;
     let bt = args.backtrack.solver();
+    let mut solvers: Vec<&dyn solve::Solver> =
+        cps.iter().map(|c| c as &dyn solve::Solver).collect();
+    solvers.push(&bt);
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
@@ -574,7 +629,7 @@ fn compare_command(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> 
         if stop.is_stopped() {
             break;
         }
-        let (r, d) = crate::compare::compare(&[&cp, &bt], puzzle, label, &options)?;
+        let (r, d) = crate::compare::compare(&solvers, puzzle, label, &options)?;
         rows.extend(r);
         disagreements.extend(d);
     }
@@ -704,24 +759,33 @@ fn bench_command(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             "nothing to bench: give puzzles or --generate SIZE,MOTIFS,COUNT,SEED".into(),
         ));
     }
-    let mut kinds = args.solvers.clone();
-    kinds.dedup();
+    let mut kinds: Vec<SolverKind> = Vec::new();
+    for k in &args.solvers {
+        if !kinds.contains(k) {
+            kinds.push(*k);
+        }
+    }
     if kinds.is_empty() {
         return Err(CliError::Usage(
             "--solvers: name at least one solver".into(),
         ));
     }
-    let cp = if kinds.contains(&SolverKind::CpSat) {
-        Some(CpSat::new()?)
+    let cps = if kinds.contains(&SolverKind::CpSat) {
+        args.models.solvers(args.backtrack.full_tree)?
     } else {
-        None
+        if !args.models.models.is_empty() {
+            return Err(CliError::Usage(
+                "--model applies to the cp-sat solver, which --solvers leaves out".into(),
+            ));
+        }
+        Vec::new()
     };
     let bt = args.backtrack.solver();
     let solvers: Vec<&dyn solve::Solver> = kinds
         .iter()
-        .map(|k| match k {
-            SolverKind::CpSat => cp.as_ref().expect("made above") as &dyn solve::Solver,
-            SolverKind::Backtrack => &bt as &dyn solve::Solver,
+        .flat_map(|k| match k {
+            SolverKind::CpSat => cps.iter().map(|c| c as &dyn solve::Solver).collect(),
+            SolverKind::Backtrack => vec![&bt as &dyn solve::Solver],
         })
         .collect();
     let symmetries = if args.symmetry.is_empty() {

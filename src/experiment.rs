@@ -64,6 +64,8 @@ impl fmt::Display for Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
     pub puzzle: String,
+    /// The CP formulation (encoding) of the model.
+    pub model: String,
     pub formulation: String,
     /// `None` when the formulation applies; else why not.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +76,10 @@ pub struct Row {
     pub complete: bool,
     pub wall_time_s: f64,
     pub branches: u64,
+    pub conflicts: u64,
+    /// The model's size: variables, constraints, table tuples, integers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<crate::model::Size>,
     pub rotation: Verdict,
     pub picture: Verdict,
     /// The equivalences it is documented exact for.
@@ -97,6 +103,7 @@ pub fn run(
         let documented_exact: Vec<&'static str> = exact_for.iter().map(|e| e.name()).collect();
         let mut row = Row {
             puzzle: label.to_string(),
+            model: solver.model_name(),
             formulation: sym.name(),
             not_applicable: None,
             raw: 0,
@@ -105,6 +112,8 @@ pub fn run(
             complete: false,
             wall_time_s: 0.0,
             branches: 0,
+            conflicts: 0,
+            size: None,
             rotation: Verdict::Unknown,
             picture: Verdict::Unknown,
             documented_exact,
@@ -137,6 +146,8 @@ pub fn run(
         row.complete = complete;
         row.wall_time_s = r.wall_time.as_secs_f64();
         row.branches = r.stats.branches.unwrap_or(0);
+        row.conflicts = r.stats.conflicts.unwrap_or(0);
+        row.size = solver.model_size(puzzle, sym);
         if let Some((classes, pictures, true)) = &reference
             && complete
         {
@@ -152,48 +163,56 @@ pub fn run(
     Ok(rows)
 }
 
-const HEADER: [&str; 10] = [
+const HEADER: [&str; 15] = [
     "puzzle",
+    "model",
     "formulation",
     "raw",
     "classes",
     "pictures",
     "wall_time_s",
     "branches",
+    "conflicts",
+    "variables",
+    "constraints",
+    "table_tuples",
     "rotation",
     "picture",
     "documented_exact",
 ];
 
-fn cells(r: &Row) -> [String; 10] {
-    let (raw, classes, pictures, time, branches, rot, pic) = match &r.not_applicable {
-        Some(why) => (
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            format!("n/a: {why}"),
-            "n/a".into(),
-        ),
-        None => (
-            r.raw.to_string(),
-            r.classes.to_string(),
-            r.pictures.to_string(),
-            format!("{:.3}", r.wall_time_s),
-            r.branches.to_string(),
-            r.rotation.to_string(),
-            r.picture.to_string(),
-        ),
+fn cells(r: &Row) -> [String; 15] {
+    let dash = || "-".to_string();
+    let size = |f: fn(&crate::model::Size) -> u64| r.size.map_or_else(dash, |s| f(&s).to_string());
+    let (variables, constraints, tuples) = (
+        size(|s| s.variables),
+        size(|s| s.constraints),
+        size(|s| s.table_tuples),
+    );
+    let ran = |v: String| {
+        if r.not_applicable.is_some() {
+            dash()
+        } else {
+            v
+        }
+    };
+    let (rot, pic) = match &r.not_applicable {
+        Some(why) => (format!("n/a: {why}"), "n/a".into()),
+        None => (r.rotation.to_string(), r.picture.to_string()),
     };
     [
         r.puzzle.clone(),
+        r.model.clone(),
         r.formulation.clone(),
-        raw,
-        classes,
-        pictures,
-        time,
-        branches,
+        ran(r.raw.to_string()),
+        ran(r.classes.to_string()),
+        ran(r.pictures.to_string()),
+        ran(format!("{:.3}", r.wall_time_s)),
+        ran(r.branches.to_string()),
+        ran(r.conflicts.to_string()),
+        ran(variables),
+        ran(constraints),
+        ran(tuples),
         rot,
         pic,
         r.documented_exact.join("+"),

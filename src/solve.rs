@@ -192,6 +192,10 @@ pub trait Solver {
     fn version(&self) -> String;
     /// The formulation or search order used, e.g. `table`.
     fn model_name(&self) -> String;
+    /// The size of the model it would solve, if it solves a model.
+    fn model_size(&self, _puzzle: &Puzzle, _symmetry: &Symmetry) -> Option<crate::model::Size> {
+        None
+    }
     /// Enumerate every solution of the puzzle into `callback`.
     fn enumerate(
         &self,

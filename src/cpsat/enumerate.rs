@@ -34,8 +34,16 @@ pub const DEFAULT_POOL: usize = 4096;
 pub const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.
 pub const DEFAULT_SLICE: Duration = Duration::from_secs(2);
-/// Cells fixed up front by `--split auto`.
-pub const AUTO_DEPTH: usize = 1;
+/// Cells fixed up front by `--split auto`: none, the whole model is tried
+/// first (most puzzles finish within its slice, and one solve costs less
+/// than many), and split only where it runs long or its pool fills.
+pub const AUTO_DEPTH: usize = 0;
+/// The first try of the whole model keeps this many solutions before it is
+/// split: big enough for most 3x3 puzzles, small enough that a puzzle with
+/// many solutions wastes little before its parts are solved.
+pub const WHOLE_POOL: usize = 512;
+/// The first try of the whole model runs this long before it is split.
+pub const WHOLE_SLICE: Duration = Duration::from_millis(250);
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -57,6 +65,8 @@ enum Ended {
 
 struct JobResult {
     job: Job,
+    /// The solution pool it had.
+    pool: usize,
     ended: Ended,
     solutions: Vec<Vec<i64>>,
     /// The slice (not the global limit) was what stopped it.
@@ -74,7 +84,7 @@ struct Shared<'a> {
     base: &'a CpModelProto,
     model: &'a Model,
     pool: usize,
-    slice: Duration,
+    limits: Limits,
     stopping: AtomicBool,
     /// The running solves, per worker, so the coordinator can stop them.
     running: Mutex<Vec<Option<Stopper>>>,
@@ -107,6 +117,10 @@ pub struct Limits {
     pub slice: Duration,
     /// The cells fixed up front by `--split auto`.
     pub auto_depth: usize,
+    /// The pool of the whole model's first try (`--split auto`).
+    pub whole_pool: usize,
+    /// The time slice of the whole model's first try.
+    pub whole_slice: Duration,
 }
 
 impl Default for Limits {
@@ -116,14 +130,13 @@ impl Default for Limits {
             unsplit_pool: UNSPLIT_POOL,
             slice: DEFAULT_SLICE,
             auto_depth: AUTO_DEPTH,
+            whole_pool: WHOLE_POOL,
+            whole_slice: WHOLE_SLICE,
         }
     }
 }
 
-pub fn enumerate(
-    run: &Run,
-    callback: &mut dyn SolutionCallback,
-) -> Result<SolverRun, SolveError> {
+pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
     let Run {
         rt,
         limits,
@@ -159,7 +172,7 @@ pub fn enumerate(
         base: &base,
         model,
         pool,
-        slice: limits.slice,
+        limits,
         stopping: AtomicBool::new(false),
         running: Mutex::new(vec![None; threads]),
         deadline,
@@ -237,7 +250,7 @@ pub fn enumerate(
             if !matches!(r.ended, Ended::Skipped) {
                 *stats.subproblems.as_mut().unwrap() += 1;
             }
-            let full = r.solutions.len() >= shared.pool;
+            let full = r.solutions.len() >= r.pool;
             let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
             let split = can_split
                 && stop_reason.is_none()
@@ -246,6 +259,20 @@ pub fn enumerate(
                     Ended::Stopped => r.slice_expired,
                     _ => false,
                 };
+            // Solutions found before a split are real: hand them on now (so
+            // a time limit never loses them); the parts find them again and
+            // the collector keeps each once.
+            for values in &r.solutions {
+                if let Some(cells) = model.decode(values) {
+                    if expand_turns {
+                        for t in Solution::new(cells).turns() {
+                            callback.on_solution(t.cells());
+                        }
+                    } else {
+                        callback.on_solution(&cells);
+                    }
+                }
+            }
             if split {
                 *stats.subproblems_split.as_mut().unwrap() += 1;
                 let depth = r.job.prefix.len() + 1;
@@ -272,17 +299,6 @@ pub fn enumerate(
                         invalid.get_or_insert_with(|| m.clone());
                         stop_reason.get_or_insert(StopReason::Interrupted);
                         shared.stop_all();
-                    }
-                }
-                for values in &r.solutions {
-                    if let Some(cells) = model.decode(values) {
-                        if expand_turns {
-                            for t in Solution::new(cells).turns() {
-                                callback.on_solution(t.cells());
-                            }
-                        } else {
-                            callback.on_solution(&cells);
-                        }
                     }
                 }
                 progress.subproblems_done += 1;
@@ -336,8 +352,14 @@ impl Shared<'_> {
 
     /// Solve one subproblem on worker `w`.
     fn solve(&self, w: usize, job: Job) -> JobResult {
+        let depth = job.prefix.len();
+        let pool = match depth {
+            0 if job.adaptive => self.limits.whole_pool,
+            _ => self.pool,
+        };
         let skipped = |job| JobResult {
             job,
+            pool,
             ended: Ended::Skipped,
             solutions: vec![],
             slice_expired: false,
@@ -348,9 +370,10 @@ impl Shared<'_> {
         let remaining = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
-        let slice = job
-            .adaptive
-            .then(|| self.slice * 2u32.saturating_pow(job.prefix.len().saturating_sub(1) as u32));
+        let slice = job.adaptive.then(|| match depth {
+            0 => self.limits.whole_slice,
+            d => self.limits.slice * 2u32.saturating_pow(d as u32 - 1),
+        });
         let limit = match (remaining, slice) {
             (Some(r), Some(s)) => Some(r.min(s)),
             (r, s) => r.or(s),
@@ -371,7 +394,7 @@ impl Shared<'_> {
             num_workers: Some(1),
             enumerate_all_solutions: Some(true),
             fill_additional_solutions_in_response: Some(true),
-            solution_pool_size: Some(self.pool as i32),
+            solution_pool_size: Some(pool as i32),
             max_time_in_seconds: limit.map(|d| d.as_secs_f64()),
             log_search_progress: Some(false),
             // Ctrl-C belongs to scramble: it stops the enumeration between
@@ -416,6 +439,7 @@ impl Shared<'_> {
         };
         JobResult {
             job,
+            pool,
             ended,
             solutions: solutions.into_iter().collect(),
             slice_expired: slice_binds,

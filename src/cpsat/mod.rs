@@ -10,7 +10,6 @@ pub mod proto;
 pub mod runtime;
 mod text;
 
-
 use std::time::Instant;
 
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
@@ -29,6 +28,7 @@ use proto::{
 };
 
 /// The CP-SAT solver backend.
+#[derive(Clone)]
 pub struct CpSat {
     rt: &'static runtime::Runtime,
     /// The CP formulation.
@@ -61,7 +61,6 @@ impl CpSat {
     pub fn with_full_tree(self, full_tree: bool) -> CpSat {
         CpSat { full_tree, ..self }
     }
-
 }
 
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
@@ -93,6 +92,16 @@ impl Solver for CpSat {
     }
     fn model_name(&self) -> String {
         self.encoding.name().into()
+    }
+    fn model_size(&self, puzzle: &Puzzle, symmetry: &Symmetry) -> Option<model::Size> {
+        let built = model_for(
+            puzzle,
+            self.encoding,
+            symmetry,
+            self.full_tree,
+            &Budget::unlimited(),
+        );
+        built.ok().map(|(m, _)| m.size())
     }
     fn enumerate(
         &self,

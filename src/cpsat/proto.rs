@@ -148,6 +148,25 @@ pub struct CpSolverResponse {
 pub struct SatParameters {
     #[prost(int32, optional, tag = "31")]
     pub random_seed: Option<i32>,
+    #[prost(double, optional, tag = "57")]
+    pub presolve_probing_deterministic_time_limit: Option<f64>,
+    /// 0 = AUTOMATIC_SEARCH, 1 = FIXED_SEARCH.
+    #[prost(int32, optional, tag = "82")]
+    pub search_branching: Option<i32>,
+    #[prost(bool, optional, tag = "86")]
+    pub cp_model_presolve: Option<bool>,
+    #[prost(int32, optional, tag = "90")]
+    pub linearization_level: Option<i32>,
+    #[prost(int32, optional, tag = "110")]
+    pub cp_model_probing_level: Option<i32>,
+    #[prost(int32, optional, tag = "183")]
+    pub symmetry_level: Option<i32>,
+    #[prost(int32, optional, tag = "138")]
+    pub max_presolve_iterations: Option<i32>,
+    #[prost(double, optional, tag = "146")]
+    pub merge_at_most_one_work_limit: Option<f64>,
+    #[prost(double, optional, tag = "226")]
+    pub probing_deterministic_time_limit: Option<f64>,
     #[prost(double, optional, tag = "36")]
     pub max_time_in_seconds: Option<f64>,
     #[prost(bool, optional, tag = "41")]

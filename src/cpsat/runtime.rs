@@ -182,7 +182,10 @@ impl Runtime {
             candidates.push((path, "python"));
         } else {
             let python = std::env::var(PYTHON_ENV).unwrap_or_else(|_| "python3".into());
-            candidates.push((PathBuf::from(format!("{python}: no ortools package")), "python"));
+            candidates.push((
+                PathBuf::from(format!("{python}: no ortools package")),
+                "python",
+            ));
         }
         let looked = candidates
             .iter()
@@ -218,15 +221,29 @@ impl Runtime {
                 err: &dyn Fn(String) -> RuntimeError,
             ) -> Result<T, RuntimeError> {
                 // SAFETY: the caller names the symbol's true type as T.
-                unsafe { lib.get::<T>(name.as_bytes()) }.map(|s| *s).map_err(|e| {
-                    err(format!(
-                        "missing {name}: {e} (not an OR-Tools {PINNED_VERSION} library?)"
-                    ))
-                })
+                unsafe { lib.get::<T>(name.as_bytes()) }
+                    .map(|s| *s)
+                    .map_err(|e| {
+                        err(format!(
+                            "missing {name}: {e} (not an OR-Tools {PINNED_VERSION} library?)"
+                        ))
+                    })
             }
-            let major: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsMajorVersionEv", &load_err)?;
-            let minor: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsMinorVersionEv", &load_err)?;
-            let patch: VersionFn = sym(&lib, "_ZN19operations_research19OrToolsPatchVersionEv", &load_err)?;
+            let major: VersionFn = sym(
+                &lib,
+                "_ZN19operations_research19OrToolsMajorVersionEv",
+                &load_err,
+            )?;
+            let minor: VersionFn = sym(
+                &lib,
+                "_ZN19operations_research19OrToolsMinorVersionEv",
+                &load_err,
+            )?;
+            let patch: VersionFn = sym(
+                &lib,
+                "_ZN19operations_research19OrToolsPatchVersionEv",
+                &load_err,
+            )?;
             (
                 sym::<NewEnvFn>(&lib, "SolveCpNewEnv", &load_err)?,
                 sym::<EnvFn>(&lib, "SolveCpDestroyEnv", &load_err)?,

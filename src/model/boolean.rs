@@ -45,6 +45,68 @@ fn pairs(n: usize) -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
+/// Add the placement literals `x[c][o]` (o = tile index * 4 + rotation),
+/// exactly one per cell and per tile, channelled to the cells' tile and
+/// rotation variables; returns them.
+pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
+    let n = puzzle.n;
+    let k = 4 * puzzle.len();
+    let mut x: Vec<Vec<Lit>> = Vec::with_capacity(n * n);
+    for c in 0..n * n {
+        let row = iproduct!(&puzzle.tiles, 0..4u8)
+            .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
+            .collect();
+        x.push(row);
+    }
+    let min_id = puzzle.tiles[0].id;
+    for c in 0..n * n {
+        let (i, j) = (c / n + 1, c % n + 1);
+        model.constraints.push(Constraint::ExactlyOne {
+            name: format!("one_placement_{i}_{j}"),
+            lits: x[c].clone(),
+        });
+        let var = |l: Lit| match l {
+            Lit::Pos(v) | Lit::Neg(v) => v,
+        };
+        let (t, r) = model.cells[c];
+        // tile - min_id = sum (id - min_id) x: small coefficients.
+        let mut terms = vec![(t, 1)];
+        terms.extend(
+            (0..k)
+                .filter(|o| puzzle.tiles[o / 4].id != min_id)
+                .map(|o| (var(x[c][o]), -(puzzle.tiles[o / 4].id - min_id))),
+        );
+        model.constraints.push(Constraint::Linear {
+            name: format!("tile_{i}_{j}_channel"),
+            terms,
+            domain: vec![(min_id, min_id)],
+            enforce: vec![],
+        });
+        let mut terms = vec![(r, 1)];
+        terms.extend(
+            (0..k)
+                .filter(|o| o % 4 != 0)
+                .map(|o| (var(x[c][o]), -((o % 4) as i64))),
+        );
+        model.constraints.push(Constraint::Linear {
+            name: format!("rotation_{i}_{j}_channel"),
+            terms,
+            domain: vec![(0, 0)],
+            enforce: vec![],
+        });
+    }
+    for (ti, t) in puzzle.tiles.iter().enumerate() {
+        model.constraints.push(Constraint::ExactlyOne {
+            name: format!("one_place_tile_{}", t.id),
+            lits: (0..n * n)
+                .flat_map(|c| (0..4).map(move |r| (c, 4 * ti + r)))
+                .map(|(c, o)| x[c][o])
+                .collect(),
+        });
+    }
+    x
+}
+
 impl Encoding for Boolean {
     fn name(&self) -> &'static str {
         "boolean"
@@ -80,60 +142,7 @@ impl Encoding for Boolean {
         let n = puzzle.n;
         let k = 4 * puzzle.len();
         let mut model = Model::with_cells(puzzle);
-        // x[c][o], o = tile index * 4 + rotation.
-        let mut x: Vec<Vec<Lit>> = Vec::with_capacity(n * n);
-        for c in 0..n * n {
-            let row = iproduct!(&puzzle.tiles, 0..4u8)
-                .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
-                .collect();
-            x.push(row);
-        }
-        let min_id = puzzle.tiles[0].id;
-        for c in 0..n * n {
-            let (i, j) = (c / n + 1, c % n + 1);
-            model.constraints.push(Constraint::ExactlyOne {
-                name: format!("one_placement_{i}_{j}"),
-                lits: x[c].clone(),
-            });
-            let var = |l: Lit| match l {
-                Lit::Pos(v) | Lit::Neg(v) => v,
-            };
-            let (t, r) = model.cells[c];
-            // tile - min_id = sum (id - min_id) x: small coefficients.
-            let mut terms = vec![(t, 1)];
-            terms.extend(
-                (0..k)
-                    .filter(|o| puzzle.tiles[o / 4].id != min_id)
-                    .map(|o| (var(x[c][o]), -(puzzle.tiles[o / 4].id - min_id))),
-            );
-            model.constraints.push(Constraint::Linear {
-                name: format!("tile_{i}_{j}_channel"),
-                terms,
-                domain: vec![(min_id, min_id)],
-                enforce: vec![],
-            });
-            let mut terms = vec![(r, 1)];
-            terms.extend(
-                (0..k)
-                    .filter(|o| o % 4 != 0)
-                    .map(|o| (var(x[c][o]), -((o % 4) as i64))),
-            );
-            model.constraints.push(Constraint::Linear {
-                name: format!("rotation_{i}_{j}_channel"),
-                terms,
-                domain: vec![(0, 0)],
-                enforce: vec![],
-            });
-        }
-        for (ti, t) in puzzle.tiles.iter().enumerate() {
-            model.constraints.push(Constraint::ExactlyOne {
-                name: format!("one_place_tile_{}", t.id),
-                lits: (0..n * n)
-                    .flat_map(|c| (0..4).map(move |r| (c, 4 * ti + r)))
-                    .map(|(c, o)| x[c][o])
-                    .collect(),
-            });
-        }
+        let x = placements(puzzle, &mut model);
         let mut fit = [const { Vec::new() }; 4];
         for here in [RIGHT, TOP, LEFT, BOTTOM] {
             budget.check()?;

@@ -9,6 +9,7 @@
 
 mod boolean;
 mod edge;
+mod edge_boolean;
 mod table;
 
 use std::sync::Arc;
@@ -123,7 +124,12 @@ pub trait Encoding: Sync {
 }
 
 /// Every encoding, in the order reports list them.
-pub static ALL: &[&dyn Encoding] = &[&table::Table, &edge::Edge, &boolean::Boolean];
+pub static ALL: &[&dyn Encoding] = &[
+    &table::Table,
+    &edge::Edge,
+    &boolean::Boolean,
+    &edge_boolean::EdgeBoolean,
+];
 
 /// The encoding used when none is asked for: the fastest measured on the
 /// corpus at one thread (docs/benchmarks.md).
