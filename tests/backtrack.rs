@@ -141,7 +141,9 @@ fn cli_backtrack_json() {
         .args(["solve", seed().to_str().unwrap(), "--order", "row"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("apply to --solver backtrack only"));
+        .stderr(predicate::str::contains(
+            "applies to --solver backtrack only",
+        ));
 }
 
 #[test]

@@ -144,9 +144,9 @@ fn compare_agrees_on_real_puzzles() {
         "puzzle,solver,model,symmetry,raw,canonical,complete,wall_time_s,work,work_is"
     );
     assert_eq!(lines.len(), 5);
-    assert!(lines[1].contains(",cp-sat,table,corner,1,1,true,"));
+    assert!(lines[1].contains(",cp-sat,edge,corner,1,1,true,"));
     assert!(lines[2].contains(",backtrack,spiral,corner,1,1,true,"));
-    assert!(lines[3].contains(",cp-sat,table,corner,56,56,true,"));
+    assert!(lines[3].contains(",cp-sat,edge,corner,56,56,true,"));
     assert!(lines[4].contains(",backtrack,spiral,corner,56,56,true,"));
 
     let out = cmd()

@@ -15,7 +15,7 @@ fn seed_puzzle_json() {
     assert_eq!(v["board"], 3);
     assert_eq!(v["solver"], "cp-sat");
     assert_eq!(v["solver_version"], "9.15.6755");
-    assert_eq!(v["model"], "table");
+    assert_eq!(v["model"], "edge");
     assert_eq!(v["symmetry"], "none");
     assert_eq!(v["equivalence"], "rotation");
     assert_eq!(v["complete"], true);
@@ -97,7 +97,13 @@ fn dump_model_writes_the_formulation() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("model.pbtxt");
     cmd()
-        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .args([
+            "solve",
+            seed().to_str().unwrap(),
+            "--model",
+            "table",
+            "--dump-model",
+        ])
         .arg(&file)
         .assert()
         .success();
@@ -110,6 +116,32 @@ fn dump_model_writes_the_formulation() {
     assert!(text.contains("name: \"vertical_2_3\""));
     // No temporary file left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+
+    // The default, edge: a table per cell over (tile, rotation, labels),
+    // a label variable per internal edge, and the board-turn reduction
+    // (the centre's rotation is 0) unless --full-tree.
+    cmd()
+        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("table {").count(), 9);
+    assert!(text.contains("variables { name: \"h_1_2\""));
+    assert!(text.contains("variables { name: \"v_2_3\""));
+    assert!(text.contains("name: \"center_rotation_0\""));
+    cmd()
+        .args([
+            "solve",
+            seed().to_str().unwrap(),
+            "--full-tree",
+            "--dump-model",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("center_rotation_0"));
 }
 
 #[test]
@@ -140,7 +172,8 @@ fn bad_time_limit_is_a_usage_error() {
 
 #[test]
 fn ctrl_c_stops_with_what_was_found() {
-    let p = common::corpus().join("crazy-sheep.yaml");
+    // Far too many solutions to finish before the interrupt.
+    let p = common::corpus().join("the-ant-trails-puzzle.yaml");
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("scramble"))
         .args([
             "solve",

@@ -17,6 +17,7 @@ fn sternenhimmel() -> Puzzle {
 fn a_full_pool_splits_deeper() {
     let mut solver = CpSat::new().unwrap();
     solver.limits.pool = 16;
+    solver.limits.whole_pool = 16;
     let opts = SolveOptions {
         split: Split::Depth(0),
         threads: 2,
@@ -33,6 +34,7 @@ fn a_full_pool_splits_deeper() {
 fn a_long_subproblem_splits_deeper() {
     let mut solver = CpSat::new().unwrap();
     solver.limits.slice = Duration::from_millis(30);
+    solver.limits.whole_slice = Duration::from_millis(30);
     let opts = SolveOptions {
         split: Split::Depth(0),
         threads: 2,

@@ -117,14 +117,14 @@ fn symmetry_report_checks_every_formulation() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "puzzle,formulation,raw,classes,pictures,wall_time_s,branches,rotation,picture,documented_exact"
+        "puzzle,model,formulation,raw,classes,pictures,wall_time_s,branches,conflicts,variables,constraints,table_tuples,rotation,picture,documented_exact"
     );
     // 12 combinations per puzzle.
     assert_eq!(lines.len(), 1 + 2 * 12);
     let row = |p: &str, f: &str| {
         lines
             .iter()
-            .find(|l| l.contains(p) && l.split(',').nth(1) == Some(f))
+            .find(|l| l.contains(p) && l.split(',').nth(2) == Some(f))
             .unwrap_or_else(|| panic!("{p} {f}"))
             .to_string()
     };
@@ -143,6 +143,45 @@ fn symmetry_report_checks_every_formulation() {
     assert_eq!(lex["rotation"]["verdict"], "exact");
     assert_eq!(lex["raw"], 2);
     assert_eq!(lex["contradicts_docs"], false);
+    assert_eq!(lex["model"], "edge");
+    assert!(lex["size"]["variables"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn symmetry_report_has_a_model_axis() {
+    let out = cmd()
+        .args([
+            "symmetry-report",
+            seed().to_str().unwrap(),
+            "--model",
+            "table",
+            "--model",
+            "boolean",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2 * 12);
+    for model in ["table", "boolean"] {
+        let none = rows
+            .iter()
+            .find(|r| r["model"] == model && r["formulation"] == "none")
+            .unwrap();
+        // The full tree: every labelled solution is searched for.
+        assert_eq!(none["raw"], 4);
+        let lex = rows
+            .iter()
+            .find(|r| r["model"] == model && r["formulation"] == "lex")
+            .unwrap();
+        assert_eq!(lex["rotation"]["verdict"], "exact");
+    }
+    let table = rows.iter().find(|r| r["model"] == "table").unwrap();
+    assert_eq!(table["size"]["table_tuples"], 12 * 146);
+    let boolean = rows.iter().find(|r| r["model"] == "boolean").unwrap();
+    assert_eq!(boolean["size"]["table_tuples"], 0);
 }
 
 #[test]

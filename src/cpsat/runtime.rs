@@ -229,6 +229,12 @@ impl Runtime {
                         ))
                     })
             }
+            let api = (
+                sym::<NewEnvFn>(&lib, "SolveCpNewEnv", &load_err)?,
+                sym::<EnvFn>(&lib, "SolveCpDestroyEnv", &load_err)?,
+                sym::<EnvFn>(&lib, "SolveCpStopSearch", &load_err)?,
+                sym::<SolveFn>(&lib, "SolveCpInterruptible", &load_err)?,
+            );
             let major: VersionFn = sym(
                 &lib,
                 "_ZN19operations_research19OrToolsMajorVersionEv",
@@ -245,10 +251,10 @@ impl Runtime {
                 &load_err,
             )?;
             (
-                sym::<NewEnvFn>(&lib, "SolveCpNewEnv", &load_err)?,
-                sym::<EnvFn>(&lib, "SolveCpDestroyEnv", &load_err)?,
-                sym::<EnvFn>(&lib, "SolveCpStopSearch", &load_err)?,
-                sym::<SolveFn>(&lib, "SolveCpInterruptible", &load_err)?,
+                api.0,
+                api.1,
+                api.2,
+                api.3,
                 format!("{}.{}.{}", major(), minor(), patch()),
             )
         };
