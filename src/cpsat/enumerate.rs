@@ -147,15 +147,11 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         expand_turns,
     } = *run;
     let mut base = super::to_proto(model, &puzzle.name);
-    let constraints = {
-        let c = std::mem::take(&mut base.constraints);
-        let bytes = CpModelProto {
-            constraints: c,
-            ..CpModelProto::default()
-        }
-        .encode_to_vec();
-        bytes
-    };
+    let constraints = CpModelProto {
+        constraints: std::mem::take(&mut base.constraints),
+        ..CpModelProto::default()
+    }
+    .encode_to_vec();
     let threads = options.threads.max(1);
     let (initial_depth, adaptive, pool) = match options.split {
         Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),

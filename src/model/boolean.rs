@@ -59,11 +59,11 @@ pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
         x.push(row);
     }
     let min_id = puzzle.tiles[0].id;
-    for c in 0..n * n {
+    for (c, xc) in x.iter().enumerate() {
         let (i, j) = (c / n + 1, c % n + 1);
         model.constraints.push(Constraint::ExactlyOne {
             name: format!("one_placement_{i}_{j}"),
-            lits: x[c].clone(),
+            lits: xc.clone(),
         });
         let var = |l: Lit| match l {
             Lit::Pos(v) | Lit::Neg(v) => v,

@@ -95,7 +95,6 @@ impl Encoding for EdgeBoolean {
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let n = puzzle.n;
-        let k = 4 * puzzle.len();
         let mut model = Model::with_cells(puzzle);
         let x = super::boolean::placements(puzzle, &mut model);
         budget.check()?;
@@ -114,13 +113,13 @@ impl Encoding for EdgeBoolean {
             let other = (side + 2) % 4;
             for (cell, d) in [(a, side), (b, other)] {
                 // The placement implies its label.
-                for o in 0..k {
+                for (o, &xo) in x[cell].iter().enumerate() {
                     let t = &puzzle.tiles[o / 4];
                     let shown = as_seen(t.edge((o % 4) as u8, d), d);
                     let q = labels.binary_search(&shown).expect("every shown label");
                     model.constraints.push(Constraint::BoolOr {
                         name: format!("label_{e}_{cell}_{o}"),
-                        lits: vec![!x[cell][o], l[q]],
+                        lits: vec![!xo, l[q]],
                     });
                 }
                 // The label implies a placement that shows it.
