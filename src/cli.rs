@@ -189,7 +189,7 @@ pub struct CompareArgs {
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Board side n (n x n tiles).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=11))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub size: u32,
     /// Number of motifs.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]

@@ -144,6 +144,9 @@ pub struct SolverStats {
     /// The solver's own wall time, summed over its solves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wall_time_s: Option<f64>,
+    /// CP-SAT: the time spent building the model (before any solve).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build_time_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subproblems: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]

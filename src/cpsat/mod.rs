@@ -109,7 +109,8 @@ impl Solver for CpSat {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
-        let deadline = options.time_limit.map(|t| Instant::now() + t);
+        let start = Instant::now();
+        let deadline = options.time_limit.map(|t| start + t);
         let stopped = || options.stop.is_stopped();
         let budget = Budget {
             deadline,
@@ -145,7 +146,10 @@ impl Solver for CpSat {
             deadline,
             expand_turns: turns,
         };
-        enumerate::enumerate(&run, callback)
+        let build_time = start.elapsed().as_secs_f64();
+        let mut result = enumerate::enumerate(&run, callback)?;
+        result.stats.build_time_s = Some(build_time);
+        Ok(result)
     }
 }
 
