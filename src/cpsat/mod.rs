@@ -137,9 +137,13 @@ impl Solver for CpSat {
                 });
             }
         };
+        let mut limits = self.limits;
+        if limits.whole_slice == enumerate::WHOLE_SLICE {
+            limits.whole_slice = self.encoding.0.whole_model_slice();
+        }
         let run = enumerate::Run {
             rt: self.rt,
-            limits: self.limits,
+            limits,
             puzzle,
             model: &model,
             options,

@@ -9,6 +9,8 @@
 //! (`tile = sum id * x`, `rotation = sum r * x`), so symmetry-breaking
 //! constraints, prefixes and decoding see the usual variables.
 
+use std::time::Duration;
+
 use itertools::iproduct;
 
 use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
@@ -137,6 +139,9 @@ impl Encoding for Boolean {
             // coefficient 0 and are left out), clauses.
             values: 2 * lits + cells * ((4 * tiles - 3) + (3 * tiles + 1)) + clause_values,
         }
+    }
+    fn whole_model_slice(&self) -> Duration {
+        Duration::from_secs(4)
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let n = puzzle.n;

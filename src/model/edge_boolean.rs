@@ -12,6 +12,8 @@
 
 use std::collections::BTreeMap;
 
+use std::time::Duration;
+
 use itertools::iproduct;
 
 use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
@@ -92,6 +94,9 @@ impl Encoding for EdgeBoolean {
                 // each orientation supports one label per side
                 + 2 * edges * (labels + 4 * tiles),
         }
+    }
+    fn whole_model_slice(&self) -> Duration {
+        Duration::from_secs(4)
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let n = puzzle.n;

@@ -14,7 +14,7 @@ mod table;
 
 use std::sync::Arc;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use itertools::iproduct;
 use thiserror::Error;
@@ -121,6 +121,14 @@ pub trait Encoding: Sync {
     fn size(&self, puzzle: &Puzzle) -> Size;
     /// Build the model; `budget` is checked as it goes.
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError>;
+    /// How long an enumeration should try the whole model before cutting it
+    /// into subproblems. Short by default: one subproblem per first
+    /// placement is faster on most boards. Encodings whose presolve does most
+    /// of the search (probing on placement literals) want it long, since
+    /// every subproblem pays that presolve again (docs/benchmarks.md).
+    fn whole_model_slice(&self) -> Duration {
+        Duration::from_millis(250)
+    }
 }
 
 /// Every encoding, in the order reports list them.

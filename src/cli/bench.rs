@@ -1,0 +1,263 @@
+//! `scramble bench`: the grid puzzle x solver x model x formulation x
+//! repeat, with progress, rows, a summary and a plot.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle directories or YAML files.
+    pub puzzles: Vec<PathBuf>,
+    /// Also bench generated puzzles: the ones `scramble generate --size SIZE
+    /// --motifs MOTIFS --count COUNT --seed SEED` writes (repeatable).
+    #[arg(long, value_name = "SIZE,MOTIFS,COUNT,SEED")]
+    pub generate: Vec<GenerateSpec>,
+    /// Solvers, comma-separated.
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "cp-sat,backtrack",
+        value_delimiter = ','
+    )]
+    pub solvers: Vec<SolverKind>,
+    #[command(flatten)]
+    pub models: ModelsArgs,
+    /// A symmetry formulation (see `solve --symmetry`); repeat the option to
+    /// compare several, e.g. --symmetry none --symmetry lex,tiles.
+    #[arg(long, value_name = "LIST")]
+    pub symmetry: Vec<Symmetry>,
+    /// What counts as one class.
+    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    pub equivalence: Equivalence,
+    /// Runs of each solver on each puzzle and formulation.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    #[command(flatten)]
+    pub backtrack: BacktrackArgs,
+    /// Stop each run after S seconds (it then counts as incomplete).
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Threads per run (default 1: times are per core).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Write one CSV row per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write one JSON object per line per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write an SVG plot of time per puzzle by solver (log scale) to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--generate SIZE,MOTIFS,COUNT,SEED`.
+#[derive(Clone, Copy, Debug)]
+pub struct GenerateSpec {
+    pub size: usize,
+    pub motifs: usize,
+    pub count: usize,
+    pub seed: u64,
+}
+
+impl std::str::FromStr for GenerateSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<GenerateSpec, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let bad = || format!("expected SIZE,MOTIFS,COUNT,SEED (e.g. 3,4,10000,1), found {s:?}");
+        if parts.len() != 4 {
+            return Err(bad());
+        }
+        let num = |k: usize| parts[k].parse::<u64>().map_err(|_| bad());
+        let spec = GenerateSpec {
+            size: num(0)? as usize,
+            motifs: num(1)? as usize,
+            count: num(2)? as usize,
+            seed: num(3)?,
+        };
+        if !(1..=11).contains(&spec.size) || !(1..=1000).contains(&spec.motifs) {
+            return Err(format!("{s:?}: SIZE must be 1 to 11 and MOTIFS 1 to 1000"));
+        }
+        if !(1..=1_000_000).contains(&spec.count) {
+            return Err(format!("{s:?}: COUNT must be 1 to 1000000"));
+        }
+        Ok(spec)
+    }
+}
+
+pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
+    use crate::bench;
+    use crate::generate::{PlantOptions, planted_set};
+    // Everything is loaded and checked before the first run.
+    let mut puzzles = load_all(&args.puzzles)?;
+    for g in &args.generate {
+        let o = PlantOptions {
+            n: g.size,
+            motifs: g.motifs,
+            self_matching: false,
+        };
+        puzzles.extend(planted_set(&o, g.count, g.seed));
+    }
+    if puzzles.is_empty() {
+        return Err(CliError::Usage(
+            "nothing to bench: give puzzles or --generate SIZE,MOTIFS,COUNT,SEED".into(),
+        ));
+    }
+    let mut kinds: Vec<SolverKind> = Vec::new();
+    for k in &args.solvers {
+        if !kinds.contains(k) {
+            kinds.push(*k);
+        }
+    }
+    if kinds.is_empty() {
+        return Err(CliError::Usage(
+            "--solvers: name at least one solver".into(),
+        ));
+    }
+    let cps = if kinds.contains(&SolverKind::CpSat) {
+        args.models.solvers(args.backtrack.full_tree)?
+    } else {
+        if !args.models.models.is_empty() {
+            return Err(CliError::Usage(
+                "--model applies to the cp-sat solver, which --solvers leaves out".into(),
+            ));
+        }
+        Vec::new()
+    };
+    let bt = args.backtrack.solver();
+    let solvers: Vec<&dyn crate::solve::Solver> = kinds
+        .iter()
+        .flat_map(|k| match k {
+            SolverKind::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
+            SolverKind::Backtrack => vec![&bt as &dyn crate::solve::Solver],
+        })
+        .collect();
+    let symmetries = if args.symmetry.is_empty() {
+        vec![Symmetry::none()]
+    } else {
+        args.symmetry.clone()
+    };
+    let plan = bench::Plan {
+        puzzles: &puzzles,
+        solvers: &solvers,
+        symmetries: &symmetries,
+        repeat: args.repeat as usize,
+        options: SolveOptions {
+            time_limit: args.time_limit,
+            threads: args.threads as usize,
+            equivalence: args.equivalence,
+            stop: stop.clone(),
+            ..SolveOptions::default()
+        },
+    };
+    let total = plan.total();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} runs  {msg}  [{elapsed_precise} < {eta_precise}]",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let started = std::time::Instant::now();
+    let mut last_line = started;
+    let result = bench::run(&plan, &mut |run, done, total| {
+        if let Some(bar) = &bar {
+            bar.set_position(done as u64);
+            bar.set_message(format!("{} {} {}", run.puzzle, run.solver, run.symmetry));
+        } else if last_line.elapsed().as_secs_f64() >= 1.0 || done == total {
+            last_line = std::time::Instant::now();
+            eprintln!(
+                "bench: {done}/{total} runs ({:.0}%), {:.1} s",
+                100.0 * done as f64 / total as f64,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let result = result?;
+    if let Some(path) = &args.csv {
+        write_file(path, bench::csv(&result.runs).as_bytes())?;
+    }
+    if let Some(path) = &args.json {
+        write_file(path, bench::json_lines(&result.runs).as_bytes())?;
+    }
+    if let Some(path) = &args.plot {
+        write_file(path, bench_plot(&puzzles, &result.runs).as_bytes())?;
+    }
+    let summary = bench::summary(&result.runs);
+    let mut text = format!(
+        "{} puzzles, {} runs in {}\n",
+        puzzles.len(),
+        result.runs.len(),
+        bench::seconds(result.wall_time_s)
+    );
+    text.push_str(&bench::summary_text(&summary));
+    for k in &result.skipped {
+        text.push_str(&format!(
+            "skipped {} with {}: {}\n",
+            k.puzzle, k.symmetry, k.reason
+        ));
+    }
+    for d in &result.disagreements {
+        text.push_str(&format!(
+            "DISAGREEMENT on {} ({}): {}",
+            d.puzzle, d.symmetry, d.message
+        ));
+        if !d.message.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    print(&text);
+    Ok(if !result.disagreements.is_empty() || result.stopped {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
+    })
+}
+
+/// Time per puzzle, one series per solver, model and formulation; repeats
+/// by their median.
+fn bench_plot(puzzles: &[(String, Puzzle)], runs: &[crate::bench::Run]) -> String {
+    use crate::render::plot::{Series, time_per_puzzle};
+    use std::collections::BTreeMap;
+    let index: BTreeMap<&str, usize> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(k, (label, _))| (label.as_str(), k))
+        .collect();
+    let mut groups: BTreeMap<String, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
+    for r in runs {
+        groups
+            .entry(format!(
+                "{} ({}), symmetry {}",
+                r.solver, r.model, r.symmetry
+            ))
+            .or_default()
+            .entry(index[r.puzzle.as_str()])
+            .or_default()
+            .push(r.wall_time_s);
+    }
+    let series: Vec<Series> = groups
+        .into_iter()
+        .map(|(name, by_puzzle)| Series {
+            name,
+            points: by_puzzle
+                .into_iter()
+                .map(|(i, mut t)| {
+                    t.sort_by(f64::total_cmp);
+                    (i, t[t.len() / 2])
+                })
+                .collect(),
+        })
+        .collect();
+    time_per_puzzle(
+        "scramble bench: wall time per puzzle",
+        puzzles.len(),
+        &series,
+    )
+}

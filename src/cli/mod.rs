@@ -1,0 +1,314 @@
+//! Command-line options (typed, clap derive) and the commands behind them:
+//! one file per subcommand (its clap `Args` and its `run`), and here the
+//! options several share, the errors and exit codes. `main.rs` only parses,
+//! installs the Ctrl-C handler and maps errors to exit codes.
+
+mod bench;
+mod compare;
+mod generate;
+mod render;
+mod solve;
+mod symmetry_report;
+
+pub use bench::{BenchArgs, GenerateSpec};
+pub use compare::CompareArgs;
+pub use generate::GenerateArgs;
+pub use render::RenderArgs;
+pub use solve::SolveArgs;
+pub use symmetry_report::ReportArgs;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use thiserror::Error;
+
+use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
+use crate::cpsat::{self, CpSat, RuntimeError};
+use crate::model::Choice;
+use crate::puzzle::{Puzzle, PuzzleError};
+use crate::render::folder::{self, FolderError};
+use crate::render::images::{ImageError, TileImages};
+use crate::render::{Report, svg};
+use crate::solve::{Collector, Outcome, SolveError, SolveOptions, Split, StopToken};
+use crate::symmetry::{Equivalence, Symmetry};
+
+/// Exit codes (documented in README.md).
+pub mod exit {
+    /// Solved, or proven to have no solution.
+    pub const OK: u8 = 0;
+    /// Stopped by a limit or an interrupt: the output is incomplete.
+    pub const INCOMPLETE: u8 = 1;
+    /// Bad usage or bad input (clap also exits 2 on usage errors).
+    pub const INPUT: u8 = 2;
+    /// The solver runtime is missing or failed, or rejected the model.
+    pub const SOLVER: u8 = 3;
+    /// Interrupted twice: stopped at once.
+    pub const INTERRUPTED: u8 = 130;
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "scramble",
+    version,
+    about = "Solve and study edge-matching puzzles such as Scramble Squares"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Enumerate every solution of a puzzle with OR-Tools CP-SAT.
+    Solve(SolveArgs),
+    /// Run every symmetry-breaking formulation on puzzles and check that each
+    /// keeps exactly one solution per class (exit 1 if a documented-exact one
+    /// does not).
+    SymmetryReport(ReportArgs),
+    /// Solve puzzles with both CP-SAT and backtracking and check that the
+    /// canonical solution sets are identical (exit 1 if not).
+    Compare(CompareArgs),
+    /// Write random solvable puzzles made by planting a solution.
+    Generate(GenerateArgs),
+    /// Draw the unsolved tiles, or a solution, as SVG or PNG.
+    Render(RenderArgs),
+    /// Run puzzles x solvers x symmetry formulations, with progress, one row
+    /// per run, a summary and a plot; exit 1 if two runs disagree.
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Csv,
+    Markdown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolverKind {
+    /// OR-Tools CP-SAT through its C API.
+    #[value(name = "cp-sat")]
+    CpSat,
+    /// The native backtracking search.
+    Backtrack,
+}
+
+/// How pictures are drawn.
+#[derive(Debug, Args)]
+pub struct PictureArgs {
+    /// Draw the tiles from their data even where the puzzle has tile images
+    /// (1.png ... N.png beside its YAML).
+    #[arg(long)]
+    pub no_images: bool,
+}
+
+impl PictureArgs {
+    /// The puzzle's tile images, unless asked not to use them.
+    pub fn images(&self, p: &Puzzle) -> Result<Option<TileImages>, ImageError> {
+        if self.no_images {
+            Ok(None)
+        } else {
+            TileImages::find(p)
+        }
+    }
+}
+
+/// Options of the backtracking solver, shared by solve and compare.
+#[derive(Debug, Args)]
+pub struct BacktrackArgs {
+    /// Placement order of the backtracking solver (default: spiral, the
+    /// fastest measured).
+    #[arg(long, value_name = "row|spiral|constrained")]
+    pub order: Option<Order>,
+    /// Backtracking: search every board turn of every solution instead of
+    /// one turn each (for node-count studies; the solutions are the same).
+    #[arg(long)]
+    pub full_tree: bool,
+}
+
+impl BacktrackArgs {
+    /// Whether any backtracking option was given.
+    pub fn given(&self) -> bool {
+        self.order.is_some() || self.full_tree
+    }
+
+    pub fn solver(&self) -> Backtrack {
+        let order = self.order.unwrap_or(DEFAULT_ORDER);
+        if self.full_tree {
+            Backtrack::full_tree(order)
+        } else {
+            Backtrack::new(order)
+        }
+    }
+}
+
+/// `--model`, repeatable: the CP formulations to run (CP-SAT only).
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// A CP formulation for CP-SAT: table, edge, boolean or edge-boolean
+    /// (docs/model.md); repeat the option to run several, e.g. --model
+    /// table --model edge. Default: edge, the fastest measured.
+    #[arg(long = "model", value_name = "NAME")]
+    pub models: Vec<Choice>,
+}
+
+impl ModelsArgs {
+    /// The models asked for, or the default one; each once, in order.
+    pub fn chosen(&self) -> Vec<Choice> {
+        let mut out: Vec<Choice> = Vec::new();
+        for m in &self.models {
+            if !out.contains(m) {
+                out.push(*m);
+            }
+        }
+        if out.is_empty() {
+            out.push(Choice::default());
+        }
+        out
+    }
+
+    /// One CP-SAT backend per model.
+    fn solvers(&self, full_tree: bool) -> Result<Vec<CpSat>, CliError> {
+        let cp = CpSat::new()?.with_full_tree(full_tree);
+        Ok(self
+            .chosen()
+            .into_iter()
+            .map(|m| cp.clone().with_model(m))
+            .collect())
+    }
+}
+
+/// Limits shared by the commands that solve.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Stop each solve after this many seconds and report what was found.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Threads (subproblems or subtrees solved in parallel; default: the
+    /// number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+impl RunArgs {
+    /// Solve options with these limits (and defaults otherwise).
+    fn options(&self, stop: &StopToken) -> SolveOptions {
+        SolveOptions {
+            time_limit: self.time_limit,
+            threads: self
+                .threads
+                .map(|t| t as usize)
+                .unwrap_or_else(default_threads),
+            stop: stop.clone(),
+            ..SolveOptions::default()
+        }
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found {s:?}"))?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!("must be a positive number of seconds, found {s}"));
+    }
+    Duration::try_from_secs_f64(v).map_err(|e| e.to_string())
+}
+
+/// Errors of the commands, each with its exit code.
+#[derive(Debug, Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    #[error("{path}: {message}")]
+    Output { path: PathBuf, message: String },
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    #[error(transparent)]
+    Images(#[from] ImageError),
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Puzzle(_)
+            | CliError::Output { .. }
+            | CliError::Usage(_)
+            | CliError::Folder(_)
+            | CliError::Images(_) => exit::INPUT,
+            CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
+            CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
+                exit::INPUT
+            }
+            CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
+        }
+    }
+}
+
+/// Run a parsed command; returns the exit code.
+pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
+    match cli.command {
+        Command::Solve(args) => solve::run(&args, stop),
+        Command::SymmetryReport(args) => symmetry_report::run(&args, stop),
+        Command::Compare(args) => compare::run(&args, stop),
+        Command::Generate(args) => generate::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Bench(args) => bench::run(&args, stop),
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// Load every puzzle first, so bad input fails before any solving.
+fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Puzzle)>, CliError> {
+    paths
+        .iter()
+        .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::from)
+}
+
+/// Print to standard output; a closed pipe (e.g. `| head`) is not an error
+/// worth a message.
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+/// Write a file the user named: to a temporary name beside it, then rename,
+/// so a failure never leaves a half-written file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let err = |message: String| CliError::Output {
+        path: path.to_path_buf(),
+        message,
+    };
+    if path.is_dir() {
+        return Err(err("is a directory".into()));
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| err("not a file name".into()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, bytes).map_err(|e| err(format!("cannot write: {e}")))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(format!("cannot write: {e}"))
+    })
+}

@@ -1,0 +1,101 @@
+//! `scramble render`: the unsolved tiles or a solution as SVG or PNG.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// A puzzle directory or YAML file.
+    pub puzzle: PathBuf,
+    /// A solution to draw: the JSON of `scramble solve --format json`, or
+    /// the seed text format (`-` reads standard input). Without it, the
+    /// unsolved tiles are drawn.
+    #[arg(long, value_name = "FILE|-")]
+    pub solution: Option<PathBuf>,
+    /// Which solution of the file (1-based).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub index: u32,
+    /// Output file: .svg or .png.
+    #[arg(short = 'o', long = "output", value_name = "OUT.svg|OUT.png")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+}
+
+pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
+    let puzzle = Puzzle::load(&args.puzzle)?;
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if ext != "svg" && ext != "png" {
+        return Err(CliError::Output {
+            path: args.output.clone(),
+            message: "the output must be an .svg or a .png file".into(),
+        });
+    }
+    let images = args.pictures.images(&puzzle)?;
+    let svg = match &args.solution {
+        None => svg::unsolved_picture(&puzzle, images.as_ref()),
+        Some(path) => {
+            let s = read_solution(path, args.index as usize)?;
+            s.verify(&puzzle).map_err(|e| CliError::Output {
+                path: path.clone(),
+                message: format!("not a solution of {}: {e}", puzzle.source.display()),
+            })?;
+            svg::solution_picture(&puzzle, &s, images.as_ref())
+        }
+    };
+    let bytes = if ext == "png" {
+        crate::render::png::from_svg(&svg).map_err(FolderError::from)?
+    } else {
+        svg.into_bytes()
+    };
+    write_file(&args.output, &bytes)?;
+    Ok(exit::OK)
+}
+
+/// Solution `index` (1-based) of a JSON report or a seed-format text.
+fn read_solution(path: &Path, index: usize) -> Result<crate::board::Solution, CliError> {
+    let err = |message: String| CliError::Output {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| err(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?
+    };
+    let boards: Vec<crate::board::Solution> = if text.trim_start().starts_with('{') {
+        let v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| err(format!("invalid JSON: {e}")))?;
+        let list = v["solutions"].as_array().ok_or_else(|| {
+            err("no \"solutions\" list: expected the JSON of scramble solve".into())
+        })?;
+        list.iter()
+            .map(|s| {
+                serde_json::from_value::<Vec<(i64, u8)>>(s.clone())
+                    .map(|cells| {
+                        crate::board::Solution::new(cells.into_iter().map(Into::into).collect())
+                    })
+                    .map_err(|e| {
+                        err(format!(
+                            "a solution is not a list of [tile, rotation] pairs: {e}"
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        crate::board::parse_seed_boards(&text)
+    };
+    let count = boards.len();
+    boards.into_iter().nth(index - 1).ok_or_else(|| {
+        err(format!(
+            "has {count} solution(s); --index {index} is out of range"
+        ))
+    })
+}

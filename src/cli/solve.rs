@@ -1,0 +1,142 @@
+//! `scramble solve`: every solution of one puzzle, as text or JSON, and
+//! optionally a folder of pictures.
+
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
+    pub puzzle: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The solver.
+    #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
+    pub solver: SolverKind,
+    #[command(flatten)]
+    pub backtrack: BacktrackArgs,
+    /// Print every raw solution, not only one per class.
+    #[arg(long)]
+    pub all: bool,
+    /// How to cut the enumeration into subproblems: auto, none, or the
+    /// number of cells fixed up front.
+    #[arg(long, value_name = "auto|none|K", default_value = "auto")]
+    pub split: Split,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The CP formulation (CP-SAT only): table, edge, boolean or
+    /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
+    #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
+    pub model: Choice,
+    /// Write the CP model (protobuf text format) to FILE before solving.
+    #[arg(long, value_name = "FILE")]
+    pub dump_model: Option<PathBuf>,
+    /// Symmetry breaking added to the model: none, or a comma-separated list
+    /// of center, corner, lex, anchor, picture-lex, tiles (docs/symmetry.md).
+    #[arg(long, value_name = "LIST", default_value = "none")]
+    pub symmetry: Symmetry,
+    /// What counts as one class: rotation (labelled solutions up to board
+    /// turns) or picture (finished pictures up to board turns).
+    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    pub equivalence: Equivalence,
+    /// Also write the pictures (SVG and PNG), texts, solutions.json and an
+    /// index.html into DIR (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: write into a non-empty folder that scramble did not make.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+}
+
+pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let puzzle = Puzzle::load(&args.puzzle)?;
+    args.symmetry.check(&puzzle).map_err(SolveError::from)?;
+    // Refuse a bad output folder or bad tile images before solving.
+    let images = match &args.out {
+        Some(dir) => {
+            folder::check(dir, args.force)?;
+            args.pictures.images(&puzzle)?
+        }
+        None => None,
+    };
+    if let Some(path) = &args.dump_model {
+        let text = cpsat::model_text(
+            &puzzle,
+            args.model,
+            &args.symmetry,
+            args.backtrack.full_tree,
+        )
+        .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
+    }
+    let solver: Box<dyn crate::solve::Solver> = match args.solver {
+        SolverKind::CpSat => {
+            if args.backtrack.order.is_some() {
+                return Err(CliError::Usage(
+                    "--order applies to --solver backtrack only".into(),
+                ));
+            }
+            Box::new(
+                CpSat::new()?
+                    .with_model(args.model)
+                    .with_full_tree(args.backtrack.full_tree),
+            )
+        }
+        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
+    };
+    let options = SolveOptions {
+        split: args.split,
+        symmetry: args.symmetry.clone(),
+        equivalence: args.equivalence,
+        ..args.run.options(&stop)
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let collector = Collector::new(&puzzle).with_progress(move |p, found| {
+        if show_progress {
+            eprint!(
+                "\r{} subproblems done, {} pending, {} solutions   ",
+                p.subproblems_done, p.subproblems_pending, found
+            );
+        }
+    });
+    let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, collector);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    let result = result?;
+    let path = args.puzzle.display().to_string();
+    let report = Report {
+        path: &path,
+        puzzle: &puzzle,
+        result: &result,
+        all: args.all,
+    };
+    let text = match args.format {
+        Format::Text => crate::render::text::render(&report),
+        Format::Json => crate::render::json::render(&report),
+    };
+    if let Some(dir) = &args.out {
+        let files = folder::files(&report, images.as_ref()).map_err(FolderError::from)?;
+        folder::write(dir, &files, args.force)?;
+        eprintln!(
+            "wrote {} files to {} (open {})",
+            files.len(),
+            dir.display(),
+            dir.join("index.html").display()
+        );
+    }
+    print(&text);
+    Ok(match &result.outcome {
+        Outcome::Complete | Outcome::Infeasible => exit::OK,
+        Outcome::Incomplete(_) => exit::INCOMPLETE,
+        Outcome::Invalid(_) => exit::SOLVER,
+    })
+}
