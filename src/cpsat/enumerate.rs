@@ -24,6 +24,7 @@ use crate::solve::{
     Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
     StopReason,
 };
+use crate::symmetry::same_picture;
 
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Stopper};
@@ -91,6 +92,18 @@ struct Shared<'a> {
     deadline: Option<Instant>,
 }
 
+/// What each solution of a reduced model stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// Itself only.
+    None,
+    /// Its four board turns (the model keeps one turn of each class).
+    Turns,
+    /// Every labelled board showing its picture (the model keeps one board
+    /// per picture before turns).
+    Pictures,
+}
+
 /// One enumeration: what is solved and how.
 pub struct Run<'a> {
     pub rt: &'static Runtime,
@@ -101,8 +114,8 @@ pub struct Run<'a> {
     /// When the whole enumeration must end (the time limit, counted from
     /// before the model was built).
     pub deadline: Option<Instant>,
-    /// The model keeps one board turn of each solution: hand on all four.
-    pub expand_turns: bool,
+    /// What each solution the model finds stands for.
+    pub expansion: Expansion,
 }
 
 /// Limits that decide when a subproblem is split.
@@ -144,7 +157,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         model,
         options,
         deadline,
-        expand_turns,
+        expansion,
     } = *run;
     let mut base = super::to_proto(model, &puzzle.name);
     let constraints = CpModelProto {
@@ -260,12 +273,18 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             // the collector keeps each once.
             for values in &r.solutions {
                 if let Some(cells) = model.decode(values) {
-                    if expand_turns {
-                        for t in Solution::new(cells).turns() {
-                            callback.on_solution(t.cells());
+                    match expansion {
+                        Expansion::None => callback.on_solution(&cells),
+                        Expansion::Turns => {
+                            for t in Solution::new(cells).turns() {
+                                callback.on_solution(t.cells());
+                            }
                         }
-                    } else {
-                        callback.on_solution(&cells);
+                        Expansion::Pictures => {
+                            for t in same_picture(puzzle, &Solution::new(cells)) {
+                                callback.on_solution(t.cells());
+                            }
+                        }
                     }
                 }
             }

@@ -18,7 +18,11 @@ use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
     StopReason,
 };
-use crate::symmetry::{Symmetry, turn_representative};
+use crate::symmetry::{
+    Symmetry, labellings_per_picture, picture_representative, turn_representative,
+};
+
+pub use enumerate::Expansion;
 
 pub use runtime::{PINNED_VERSION, RuntimeError};
 
@@ -63,24 +67,36 @@ impl CpSat {
     }
 }
 
+/// Most labelled boards per picture for which the enumeration searches one
+/// board per picture and expands it, rather than one board turn per class:
+/// beyond this, expanding would cost more than it saves.
+const MAX_EXPANSION: u64 = 4096;
+
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
-/// breaking, and (with no symmetry breaking asked for and not `full_tree`)
-/// the board-turn reduction; and whether that reduction was added (each
-/// solution then stands for its four turns).
+/// breaking, and, with no symmetry breaking asked for and not `full_tree`,
+/// a reduction (docs/model.md): one labelled board per picture (`tiles`)
+/// when more than four boards show each picture, else one board turn per
+/// class (`center` or `corner`). Returns the model and how each solution it
+/// finds stands for others.
 pub fn model_for(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,
     full_tree: bool,
     budget: &Budget,
-) -> Result<(Model, bool), BuildError> {
+) -> Result<(Model, Expansion), BuildError> {
     let mut m = model::build(encoding.0, puzzle, budget)?;
     symmetry.add(puzzle, &mut m);
-    let reduce = symmetry.is_none() && !full_tree;
-    if reduce {
+    let expansion = if !symmetry.is_none() || full_tree {
+        Expansion::None
+    } else if (5..=MAX_EXPANSION).contains(&labellings_per_picture(puzzle)) {
+        picture_representative().add(puzzle, &mut m);
+        Expansion::Pictures
+    } else {
         turn_representative(puzzle).add(puzzle, &mut m);
-    }
-    Ok((m, reduce))
+        Expansion::Turns
+    };
+    Ok((m, expansion))
 }
 
 impl Solver for CpSat {
@@ -123,7 +139,7 @@ impl Solver for CpSat {
             self.full_tree,
             &budget,
         );
-        let (model, turns) = match built {
+        let (model, expansion) = match built {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
             Err(e) => {
@@ -148,7 +164,7 @@ impl Solver for CpSat {
             model: &model,
             options,
             deadline,
-            expand_turns: turns,
+            expansion,
         };
         let build_time = start.elapsed().as_secs_f64();
         let mut result = enumerate::enumerate(&run, callback)?;

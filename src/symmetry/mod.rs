@@ -122,6 +122,76 @@ fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
     Some(Solution::new(cells))
 }
 
+/// Every labelled board that shows the same picture as `s` (itself
+/// included), in increasing order: the identical tiles permuted among their
+/// cells, and each rotation-symmetric tile in each rotation that shows the
+/// same edges. There are [`labellings_per_picture`] of them.
+pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
+    let pic = picture(puzzle, s);
+    // Per cell, every (tile index, rotation) that shows its edges.
+    let options: Vec<Vec<(usize, u8)>> = pic
+        .iter()
+        .map(|shown| {
+            puzzle
+                .tiles
+                .iter()
+                .enumerate()
+                .flat_map(|(k, t)| (0..4u8).map(move |r| (k, t, r)))
+                .filter(|(_, t, r)| (0..4).all(|d| t.edge(*r, d) == shown[d]))
+                .map(|(k, _, r)| (k, r))
+                .collect()
+        })
+        .collect();
+    fn go(
+        puzzle: &Puzzle,
+        options: &[Vec<(usize, u8)>],
+        used: &mut Vec<bool>,
+        cells: &mut Vec<Placement>,
+        out: &mut Vec<Solution>,
+    ) {
+        let c = cells.len();
+        if c == options.len() {
+            out.push(Solution::new(cells.clone()));
+            return;
+        }
+        for &(k, r) in &options[c] {
+            if !used[k] {
+                used[k] = true;
+                cells.push(Placement {
+                    tile: puzzle.tiles[k].id,
+                    rotation: r,
+                });
+                go(puzzle, options, used, cells, out);
+                cells.pop();
+                used[k] = false;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(
+        puzzle,
+        &options,
+        &mut vec![false; puzzle.len()],
+        &mut Vec::with_capacity(pic.len()),
+        &mut out,
+    );
+    out
+}
+
+/// How many labelled boards show each picture of this puzzle: the product of
+/// k! over the classes of k identical tiles and of 4 / period over the
+/// tiles (saturating at `u64::MAX`).
+pub fn labellings_per_picture(puzzle: &Puzzle) -> u64 {
+    let perms = identical_classes(puzzle)
+        .iter()
+        .flat_map(|c| 2..=c.len() as u64)
+        .fold(1u64, |a, k| a.saturating_mul(k));
+    puzzle
+        .tiles
+        .iter()
+        .fold(perms, |a, t| a.saturating_mul(4 / period(t) as u64))
+}
+
 /// The canonical form of a solution's picture class: over the four turns of
 /// its picture, the smallest labelled board showing that turn. Two solutions
 /// show the same picture up to board turns exactly when these are equal.
@@ -386,6 +456,14 @@ pub fn turn_representative(puzzle: &Puzzle) -> Symmetry {
     Symmetry { parts: vec![f] }
 }
 
+/// The `tiles` formulation alone: exactly one labelled board per picture
+/// (before board turns); [`same_picture`] gives back the others.
+pub fn picture_representative() -> Symmetry {
+    Symmetry {
+        parts: vec![&tiles::Tiles],
+    }
+}
+
 /// Combinations documented exact for picture equivalence.
 pub const EXACT_FOR_PICTURES: &[&str] = &["picture-lex,tiles"];
 
@@ -499,6 +577,38 @@ mod tests {
         let periods: Vec<u8> = p.tiles.iter().map(period).collect();
         assert_eq!(periods, vec![1, 2, 4, 4]);
         assert_eq!(identical_classes(&p), vec![vec![3, 4]]);
+        // 2! for tiles 3 and 4, 4/1 for tile 1, 4/2 for tile 2.
+        assert_eq!(labellings_per_picture(&p), 16);
+    }
+
+    proptest! {
+        /// The labelled boards showing a solution's picture: exactly
+        /// `labellings_per_picture` distinct solutions, each showing the same
+        /// picture, `s` among them; and `tiles` keeps exactly one of them.
+        #[test]
+        fn same_picture_lists_every_labelling(
+            seed in any::<u64>(),
+            n in 1usize..=3,
+            motifs in 1usize..=3,
+            duplicates in 0usize..=4,
+        ) {
+            let o = PlantOptions { n, motifs, self_matching: false };
+            let Some((p, s)) = crate::generate::plant_with_duplicates(
+                &mut Rng::new(seed), &o, duplicates.min(n * n), 100,
+            ) else {
+                return Ok(());
+            };
+            let all = same_picture(&p, &s);
+            prop_assert_eq!(all.len() as u64, labellings_per_picture(&p));
+            prop_assert!(all.contains(&s));
+            prop_assert!(all.windows(2).all(|w| w[0] < w[1]));
+            for t in &all {
+                prop_assert_eq!(t.verify(&p), Ok(()));
+                prop_assert_eq!(picture(&p, t), picture(&p, &s));
+            }
+            let kept = all.iter().filter(|t| tiles::Tiles.accepts(&p, t)).count();
+            prop_assert_eq!(kept, 1);
+        }
     }
 
     #[test]
