@@ -158,3 +158,57 @@ fn skipped_formulations_and_bad_input() {
         .code(2)
         .stderr(predicate::str::contains("no/such/puzzle.yaml"));
 }
+
+#[test]
+fn models_are_an_axis_of_the_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("runs.csv");
+    let out = cmd()
+        .args([
+            "bench",
+            "--generate",
+            "3,4,3,5",
+            "--solvers",
+            "cp-sat",
+            "--model",
+            "table",
+            "--model",
+            "boolean",
+            "--model",
+            "table",
+            "--csv",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let stdout = stdout_ok(&out);
+    // Each model once: 3 puzzles x 2 models.
+    assert!(stdout.starts_with("3 puzzles, 6 runs in "), "{stdout}");
+    assert!(stdout.contains("cp-sat  table    none"), "{stdout}");
+    assert!(stdout.contains("cp-sat  boolean  none"), "{stdout}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let models: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(models.iter().filter(|m| **m == "table").count(), 3);
+    assert_eq!(models.iter().filter(|m| **m == "boolean").count(), 3);
+
+    // --model without cp-sat is a usage error.
+    cmd()
+        .args([
+            "bench",
+            "--generate",
+            "3,4,1,5",
+            "--solvers",
+            "backtrack",
+            "--model",
+            "edge",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--model applies to the cp-sat solver",
+        ));
+}

@@ -181,3 +181,32 @@ fn compare_rejects_a_failed_precondition() {
         .code(2)
         .stderr(predicate::str::contains("center does not apply"));
 }
+
+#[test]
+fn compare_runs_every_model_given() {
+    let out = cmd()
+        .args([
+            "compare",
+            seed().to_str().unwrap(),
+            "--model",
+            "table",
+            "--model",
+            "edge-boolean",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    let text = stdout_ok(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[1].contains(",cp-sat,table,none,4,1,true,"), "{text}");
+    assert!(
+        lines[2].contains(",cp-sat,edge-boolean,none,4,1,true,"),
+        "{text}"
+    );
+    assert!(
+        lines[3].contains(",backtrack,spiral,none,4,1,true,"),
+        "{text}"
+    );
+}

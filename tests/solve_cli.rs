@@ -251,3 +251,58 @@ fn dump_model_needs_no_runtime() {
         .code(3);
     assert!(file.exists());
 }
+
+#[test]
+fn a_model_too_big_is_refused_before_it_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args(["generate", "--size", "20", "--motifs", "22", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir.path().join("20x20-m22-s1-0001.yaml");
+    let start = std::time::Instant::now();
+    cmd()
+        .args(["solve", p.to_str().unwrap(), "--model", "table"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("20x20-m22-s1-0001.yaml"))
+        .stderr(predicate::str::contains("the table model would hold"))
+        .stderr(predicate::str::contains("try --model edge"));
+    // Refused from its size alone, not after building it (seconds, GBs).
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    // The edge model of the same board is built and searched until the
+    // time limit: an incomplete result, not an error.
+    let (v, code) = solve_json(&[p.to_str().unwrap(), "--time-limit", "1", "--threads", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["model"], "edge");
+    assert_eq!(v["outcome"], "incomplete");
+    assert_eq!(v["stopped_by"], "time_limit");
+}
+
+#[test]
+fn every_model_solves_the_seed_puzzle_from_the_command_line() {
+    for model in ["table", "edge", "boolean", "edge-boolean"] {
+        let (v, code) = solve_json(&[seed().to_str().unwrap(), "--model", model]);
+        assert_eq!(code, 0, "{model}");
+        assert_eq!(v["model"], model);
+        assert_eq!(v["raw_count"], 4);
+        let canonical: serde_json::Value = serde_json::from_str(SEED_CANONICAL).unwrap();
+        assert_eq!(v["solutions"], json!([canonical]));
+    }
+    let out = cmd()
+        .args(["solve", seed().to_str().unwrap(), "--model", "sat"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown model \"sat\""), "{err}");
+    assert!(err.contains("table, edge, boolean, edge-boolean"), "{err}");
+    let out = cmd()
+        .args(["solve", seed().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("model: edge"), "{text}");
+}

@@ -197,10 +197,12 @@ pub struct Size {
     pub values: u64,
 }
 
-/// The most integers a model may hold (about 8 bytes each in memory, and a
-/// few bytes each on the wire to the solver): beyond this the build is
-/// refused with a suggestion instead of exhausting memory.
-pub const MAX_VALUES: u64 = 60_000_000;
+/// The most integers a model may hold: beyond this the build is refused
+/// with a suggestion instead of exhausting memory. CP-SAT needs about 80
+/// bytes per integer of a table model (a 16x16 `table` model of 48 million
+/// integers took 3.8 GB and 19 s before its first search step), so this
+/// keeps a model under about 2 GB.
+pub const MAX_VALUES: u64 = 20_000_000;
 
 /// Limits checked while a model is built.
 pub struct Budget<'a> {
@@ -264,7 +266,7 @@ pub fn build(
             .map(|e| format!("--model {}", e.name()))
             .collect();
         return Err(BuildError::TooLarge {
-            puzzle: puzzle.name.clone(),
+            puzzle: puzzle.source.display().to_string(),
             model: encoding.name(),
             values: size.values,
             tuples: size.table_tuples,
