@@ -784,7 +784,9 @@ impl Solver for Backtrack {
         };
         let total: u64 = per_depth.iter().sum();
         let elapsed = start.elapsed().as_secs_f64();
-        let status = if stop.load(Ordering::Relaxed) {
+        let status = if callback.enough() {
+            RunStatus::Stopped(StopReason::Limit)
+        } else if stop.load(Ordering::Relaxed) {
             RunStatus::Stopped(if timed_out.load(Ordering::Relaxed) {
                 StopReason::TimeLimit
             } else {
@@ -827,7 +829,12 @@ impl Run<'_, '_> {
         if self.threads == 1 || t.cells < 2 {
             let mut st = State::<W>::new(t.cells, stop, check);
             let mut buf = Vec::new();
-            let mut out = |cells: &[Placement]| callback.on_solution(cells);
+            let mut out = |cells: &[Placement]| {
+                callback.on_solution(cells);
+                if callback.enough() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            };
             search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
                 t.emit(placed, &mut buf, &mut out)
             });
@@ -883,6 +890,9 @@ impl Run<'_, '_> {
                 progress.subproblems_done += 1;
                 progress.subproblems_pending -= 1;
                 callback.on_progress(&progress);
+                if callback.enough() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
             for h in handles {
                 for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {

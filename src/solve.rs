@@ -24,6 +24,11 @@ pub trait SolutionCallback {
     fn on_solution(&mut self, cells: &[Placement]);
     /// Called between units of work (e.g. finished subproblems).
     fn on_progress(&mut self, _progress: &Progress) {}
+    /// Whether the caller has all it asked for (`--limit`): the solver then
+    /// stops as soon as it can, with [`StopReason::Limit`].
+    fn enough(&self) -> bool {
+        false
+    }
 }
 
 /// How far an enumeration has got.
@@ -88,6 +93,8 @@ pub struct SolveOptions {
     pub symmetry: Symmetry,
     /// What counts as one class in `canonical`.
     pub equivalence: Equivalence,
+    /// Stop once this many classes (under `equivalence`) are found.
+    pub limit: Option<usize>,
 }
 
 impl Default for SolveOptions {
@@ -99,6 +106,7 @@ impl Default for SolveOptions {
             stop: StopToken::new(),
             symmetry: Symmetry::none(),
             equivalence: Equivalence::Rotation,
+            limit: None,
         }
     }
 }
@@ -111,6 +119,8 @@ pub enum StopReason {
     Interrupted,
     /// `--split none` and the solution pool filled up.
     PoolFull,
+    /// `--limit`: as many classes as asked for were found.
+    Limit,
 }
 
 impl std::fmt::Display for StopReason {
@@ -119,6 +129,7 @@ impl std::fmt::Display for StopReason {
             StopReason::TimeLimit => "time limit reached",
             StopReason::Interrupted => "interrupted",
             StopReason::PoolFull => "solution pool full (use --split auto)",
+            StopReason::Limit => "limit of solutions reached",
         })
     }
 }
@@ -223,6 +234,8 @@ pub struct Collector<'p> {
     reported: u64,
     rejected: Option<(Solution, VerifyError)>,
     progress: Option<ProgressFn<'p>>,
+    /// At most this many classes under this equivalence are kept.
+    limit: Option<(usize, Equivalence)>,
 }
 
 impl<'p> Collector<'p> {
@@ -236,6 +249,21 @@ impl<'p> Collector<'p> {
             reported: 0,
             rejected: None,
             progress: None,
+            limit: None,
+        }
+    }
+
+    /// Keep at most `n` classes under `equivalence`: solutions of further
+    /// classes are dropped, and [`SolutionCallback::enough`] says so.
+    pub fn with_limit(mut self, n: usize, equivalence: Equivalence) -> Self {
+        self.limit = Some((n, equivalence));
+        self
+    }
+
+    fn kept(&self, e: Equivalence) -> usize {
+        match e {
+            Equivalence::Rotation => self.classes.len(),
+            Equivalence::Picture => self.pictures.len(),
         }
     }
 
@@ -267,14 +295,29 @@ impl SolutionCallback for Collector<'_> {
         // picture canonical form is the same for every turn of a board.
         let class = canonical(&s);
         if !self.classes.contains(&class) {
-            self.pictures.insert(if self.pictures_are_labels {
+            let picture = if self.pictures_are_labels {
                 class.clone()
             } else {
                 picture_canonical(self.puzzle, &class)
-            });
+            };
+            if let Some((n, e)) = self.limit {
+                // A new class past the limit is not kept.
+                let new = match e {
+                    Equivalence::Rotation => true,
+                    Equivalence::Picture => !self.pictures.contains(&picture),
+                };
+                if new && self.kept(e) >= n {
+                    return;
+                }
+            }
+            self.pictures.insert(picture);
             self.classes.insert(class);
         }
         self.raw.insert(s);
+    }
+
+    fn enough(&self) -> bool {
+        self.limit.is_some_and(|(n, e)| self.kept(e) >= n)
     }
 
     fn on_progress(&mut self, progress: &Progress) {
@@ -357,6 +400,9 @@ pub fn run_with(
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
+    if let Some(n) = options.limit {
+        collector = collector.with_limit(n, options.equivalence);
+    }
     let start = Instant::now();
     let run = solver.enumerate(puzzle, options, &mut collector)?;
     let wall_time = start.elapsed();

@@ -11,7 +11,24 @@ use scramble::backtrack::{Backtrack, Order};
 use scramble::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates, tiles_with_twins};
 use scramble::puzzle::Puzzle;
-use scramble::solve::{self, Outcome, SolveOptions};
+use scramble::solve::{self, Outcome, SolveOptions, StopReason};
+
+#[test]
+fn a_limit_stops_every_order_at_that_many_classes() {
+    let p = Puzzle::load(&corpus().join("crazy-sheep.yaml")).unwrap();
+    for threads in [1, 2] {
+        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+            let opts = SolveOptions {
+                limit: Some(5),
+                threads,
+                ..SolveOptions::default()
+            };
+            let r = solve::run(&Backtrack::new(order), &p, &opts).unwrap();
+            assert_eq!(r.outcome, Outcome::Incomplete(StopReason::Limit));
+            assert_eq!(r.classes.len(), 5);
+        }
+    }
+}
 
 #[test]
 fn every_corpus_puzzle_matches_expected_tsv() {
@@ -193,6 +210,15 @@ proptest! {
         let (puzzle, planted) = made.unwrap();
         prop_assert!(tiles_with_twins(&puzzle) >= duplicates);
         let cp = solve::run(&CpSat::new().unwrap(), &puzzle, &SolveOptions::default()).unwrap();
+        // CP-SAT's one-class-per-solve rounds (--limit past the count) end
+        // complete with the same solutions.
+        if cp.classes.len() <= 40 {
+            let opts = SolveOptions { limit: Some(1000), ..SolveOptions::default() };
+            let first = solve::run(&CpSat::new().unwrap(), &puzzle, &opts).unwrap();
+            prop_assert_eq!(&first.outcome, &cp.outcome);
+            prop_assert_eq!(&first.classes, &cp.classes);
+            prop_assert_eq!(&first.raw, &cp.raw);
+        }
         for order in [Order::Row, Order::Spiral, Order::Constrained] {
             for solver in [Backtrack::new(order), Backtrack::full_tree(order)] {
             let bt = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();

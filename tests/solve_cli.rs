@@ -156,6 +156,46 @@ fn time_limit_reports_an_incomplete_result() {
 }
 
 #[test]
+fn limit_gives_the_first_solutions_and_exits_0() {
+    // ant-trails: too many solutions to enumerate; its first comes at once.
+    let ants = common::corpus().join("the-ant-trails-puzzle.yaml");
+    let (v, code) = solve_json(&[ants.to_str().unwrap(), "--limit", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["stopped_by"], "limit");
+    assert_eq!(v["classes_count"], 1);
+    assert_eq!(v["raw_count"], 4);
+    // With the backtracker, and past the count (then complete).
+    let seed = seed();
+    let (v, code) = solve_json(&[
+        seed.to_str().unwrap(),
+        "--limit",
+        "1",
+        "--solver",
+        "backtrack",
+    ]);
+    assert_eq!(
+        (code, &v["stopped_by"], &v["classes_count"]),
+        (0, &"limit".into(), &1.into())
+    );
+    let (v, code) = solve_json(&[seed.to_str().unwrap(), "--limit", "5"]);
+    assert_eq!(
+        (code, &v["outcome"], &v["classes_count"]),
+        (0, &"complete".into(), &1.into())
+    );
+    let out = cmd()
+        .args(["solve", ants.to_str().unwrap(), "--limit", "1"])
+        .output()
+        .unwrap();
+    assert!(common::stdout_ok(&out).contains("search: stopped at --limit"));
+    cmd()
+        .args(["solve", seed.to_str().unwrap(), "--limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--limit"));
+}
+
+#[test]
 fn bad_time_limit_is_a_usage_error() {
     for bad in ["0", "-1", "abc", "inf"] {
         cmd()

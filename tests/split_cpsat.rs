@@ -8,6 +8,7 @@ use std::time::Duration;
 use scramble::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions, Split, StopReason};
+use scramble::symmetry::Equivalence;
 
 fn sternenhimmel() -> Puzzle {
     Puzzle::load(&common::corpus().join("der-sternenhimmel.yaml")).unwrap()
@@ -57,4 +58,62 @@ fn split_none_with_a_full_pool_is_incomplete_not_truncated_silently() {
     let r = solve::run(&solver, &sternenhimmel(), &none).unwrap();
     assert_eq!(r.outcome, Outcome::Incomplete(StopReason::PoolFull));
     assert!(r.raw.len() >= 16 && r.raw.len() < 224);
+}
+
+#[test]
+fn range_parts_lose_nothing() {
+    // Every board starts cut into range parts, and each part is cut again
+    // (into placements) after a short slice.
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.eager_cells = 1;
+    solver.limits.range_parts = 3;
+    solver.limits.slice = Duration::from_millis(1);
+    for threads in [1, 2] {
+        let opts = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+        assert_eq!(r.outcome, Outcome::Complete);
+        assert_eq!((r.raw.len(), r.classes.len()), (224, 56));
+        assert!(r.stats.subproblems.unwrap() >= 3);
+    }
+}
+
+#[test]
+fn a_limit_stops_at_that_many_classes() {
+    let solver = CpSat::new().unwrap();
+    for (equivalence, n) in [(Equivalence::Rotation, 3), (Equivalence::Picture, 2)] {
+        let opts = SolveOptions {
+            limit: Some(n),
+            equivalence,
+            threads: 2,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+        assert_eq!(r.outcome, Outcome::Incomplete(StopReason::Limit));
+        assert_eq!(r.canonical().len(), n);
+        // Every class kept is whole: its four turns.
+        if equivalence == Equivalence::Rotation {
+            assert_eq!(r.raw.len(), 4 * n);
+        }
+    }
+}
+
+#[test]
+fn a_limit_past_the_count_finds_everything() {
+    // One solve per class, each forbidding the boards found: the rounds end
+    // when the model has no solution left, with every class.
+    let solver = CpSat::new().unwrap();
+    for (equivalence, classes) in [(Equivalence::Rotation, 56), (Equivalence::Picture, 28)] {
+        let opts = SolveOptions {
+            limit: Some(1000),
+            equivalence,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+        assert_eq!(r.outcome, Outcome::Complete);
+        assert_eq!(r.canonical().len(), classes);
+        assert_eq!(r.raw.len(), 224);
+    }
 }

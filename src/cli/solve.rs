@@ -30,6 +30,11 @@ pub struct SolveArgs {
     pub split: Split,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Stop once N classes (under --equivalence) are found; CP-SAT then
+    /// solves for one class at a time with all its workers instead of
+    /// enumerating (fast for a first solution, slow for many).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// The CP formulation (CP-SAT only): table, edge, boolean or
     /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
     #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
@@ -96,6 +101,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         split: args.split,
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
+        limit: args.limit.map(|n| n as usize),
         ..args.run.options(&stop)
     };
     let show_progress = std::io::stderr().is_terminal();
@@ -136,6 +142,8 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     print(&text);
     Ok(match &result.outcome {
         Outcome::Complete | Outcome::Infeasible => exit::OK,
+        // What was asked for: not a failure.
+        Outcome::Incomplete(crate::solve::StopReason::Limit) => exit::OK,
         Outcome::Incomplete(_) => exit::INCOMPLETE,
         Outcome::Invalid(_) => exit::SOLVER,
     })

@@ -6,7 +6,11 @@
 //! cut into subproblems that fix the first cells (row-major) to every
 //! placement consistent with the edges, each solved on its own with its own
 //! pool, on `threads` workers. A subproblem whose pool fills up, or that runs
-//! past its time slice, is split again one cell deeper. Every finished
+//! past its time slice, is split again: first into a few parts by ranges of
+//! the next cell's tile (few parts, so little presolve is repeated), then
+//! each part into the placements of that cell. With more than one worker,
+//! boards of at least `eager_cells` cells start cut into such parts at once,
+//! so every core has work from the first moment. Every finished
 //! subproblem's solutions go to the solution callback at once, so progress,
 //! Ctrl-C and time limits act between subproblems.
 
@@ -45,11 +49,19 @@ pub const AUTO_DEPTH: usize = 0;
 pub const WHOLE_POOL: usize = 512;
 /// The first try of the whole model runs this long before it is split.
 pub const WHOLE_SLICE: Duration = Duration::from_millis(250);
+/// A subproblem is split into this many parts by ranges of its next cell's
+/// tile before it is split into that cell's placements.
+pub const RANGE_PARTS: usize = 4;
+/// With more than one worker, boards of at least this many cells are cut
+/// into range parts at once instead of trying the whole model first.
+pub const EAGER_CELLS: usize = 25;
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 
 struct Job {
     prefix: Vec<Placement>,
+    /// The tile of the cell after the prefix lies in this inclusive range.
+    range: Option<(i64, i64)>,
     /// Whether this job may be split further (false for `--split none`).
     adaptive: bool,
 }
@@ -134,6 +146,11 @@ pub struct Limits {
     pub whole_pool: usize,
     /// The time slice of the whole model's first try.
     pub whole_slice: Duration,
+    /// Parts a subproblem is cut into by ranges of its next cell's tile.
+    pub range_parts: usize,
+    /// With more than one worker, boards of at least this many cells start
+    /// cut into range parts (`--split auto` only).
+    pub eager_cells: usize,
 }
 
 impl Default for Limits {
@@ -145,6 +162,8 @@ impl Default for Limits {
             auto_depth: AUTO_DEPTH,
             whole_pool: WHOLE_POOL,
             whole_slice: WHOLE_SLICE,
+            range_parts: RANGE_PARTS,
+            eager_cells: EAGER_CELLS,
         }
     }
 }
@@ -173,8 +192,27 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
     };
     let mut queue: VecDeque<Job> = prefixes(puzzle, initial_depth)
         .into_iter()
-        .map(|prefix| Job { prefix, adaptive })
+        .map(|prefix| Job {
+            prefix,
+            range: None,
+            adaptive,
+        })
         .collect();
+    let eager = matches!(options.split, Split::Auto)
+        && puzzle.len() >= limits.eager_cells
+        && initial_depth == 0;
+    if eager {
+        queue = split_job(
+            puzzle,
+            &Job {
+                prefix: vec![],
+                range: None,
+                adaptive: true,
+            },
+            limits.range_parts,
+        )
+        .into();
+    }
     let shared = Shared {
         rt,
         constraints,
@@ -290,16 +328,12 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             }
             if split {
                 *stats.subproblems_split.as_mut().unwrap() += 1;
-                let depth = r.job.prefix.len() + 1;
+                let parts = split_job(puzzle, &r.job, limits.range_parts);
+                let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
                 let m = stats.max_split_depth.as_mut().unwrap();
                 *m = (*m).max(depth);
-                for p in extensions(puzzle, &r.job.prefix).into_iter().rev() {
-                    let mut prefix = r.job.prefix.clone();
-                    prefix.push(p);
-                    queue.push_front(Job {
-                        prefix,
-                        adaptive: true,
-                    });
+                for job in parts.into_iter().rev() {
+                    queue.push_front(job);
                 }
             } else {
                 match r.ended {
@@ -321,6 +355,10 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             }
             progress.subproblems_pending = (queue.len() + in_flight) as u64;
             callback.on_progress(&progress);
+            if stop_reason.is_none() && callback.enough() {
+                stop_reason = Some(StopReason::Limit);
+                shared.stop_all();
+            }
         }
         drop(job_tx);
     });
@@ -336,6 +374,63 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         RunStatus::Complete
     };
     Ok(SolverRun { status, stats })
+}
+
+/// The parts of a subproblem: a subproblem without a range is cut into at
+/// most `parts` ranges of its next cell's tile (holding about as many
+/// consistent placements each); a subproblem with a range (or with too few
+/// candidate tiles to cut) into the placements of that cell.
+fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
+    let placements: Vec<Placement> = extensions(puzzle, &job.prefix)
+        .into_iter()
+        .filter(|p| job.range.is_none_or(|(lo, hi)| (lo..=hi).contains(&p.tile)))
+        .collect();
+    let mut tiles: Vec<(i64, usize)> = Vec::new();
+    for p in &placements {
+        match tiles.iter_mut().find(|(t, _)| *t == p.tile) {
+            Some((_, n)) => *n += 1,
+            None => tiles.push((p.tile, 1)),
+        }
+    }
+    tiles.sort_unstable();
+    if job.range.is_some() || parts < 2 || tiles.len() <= parts {
+        return placements
+            .into_iter()
+            .map(|p| {
+                let mut prefix = job.prefix.clone();
+                prefix.push(p);
+                Job {
+                    prefix,
+                    range: None,
+                    adaptive: true,
+                }
+            })
+            .collect();
+    }
+    // Contiguous groups of tiles; group g ends at the first tile where the
+    // running count of placements reaches g/parts of them.
+    let total = placements.len();
+    let mut ends = Vec::with_capacity(parts);
+    let mut held = 0;
+    for (k, &(_, n)) in tiles.iter().enumerate() {
+        held += n;
+        let g = ends.len() + 1;
+        if held * parts >= total * g || tiles.len() - k == parts - ends.len() {
+            ends.push(k);
+        }
+    }
+    let mut start = 0;
+    ends.into_iter()
+        .map(|end| {
+            let range = Some((tiles[start].0, tiles[end].0));
+            start = end + 1;
+            Job {
+                prefix: job.prefix.clone(),
+                range,
+                adaptive: true,
+            }
+        })
+        .collect()
 }
 
 /// Every consistent assignment of the first `depth` cells (row-major).
@@ -356,6 +451,18 @@ fn prefixes(puzzle: &Puzzle, depth: usize) -> Vec<Vec<Placement>> {
     level
 }
 
+/// A CP-SAT domain (sorted closed intervals, flattened) cut to `[lo, hi]`.
+fn intersect(domain: &[i64], lo: i64, hi: i64) -> Vec<i64> {
+    domain
+        .chunks_exact(2)
+        .filter_map(|iv| {
+            let (a, b) = (iv[0].max(lo), iv[1].min(hi));
+            (a <= b).then_some([a, b])
+        })
+        .flatten()
+        .collect()
+}
+
 impl Shared<'_> {
     /// Ask every running solve to stop and keep new ones from starting.
     fn stop_all(&self) {
@@ -367,7 +474,8 @@ impl Shared<'_> {
 
     /// Solve one subproblem on worker `w`.
     fn solve(&self, w: usize, job: Job) -> JobResult {
-        let depth = job.prefix.len();
+        // A range part weighs like the cell it cuts, not like the prefix.
+        let depth = job.prefix.len() + usize::from(job.range.is_some());
         let pool = match depth {
             0 if job.adaptive => self.limits.whole_pool,
             _ => self.pool,
@@ -402,6 +510,16 @@ impl Shared<'_> {
         for (cell, p) in self.model.cells.iter().zip(&job.prefix) {
             m.variables[cell.0].domain = vec![p.tile, p.tile];
             m.variables[cell.1].domain = vec![p.rotation as i64, p.rotation as i64];
+        }
+        if let Some((lo, hi)) = job.range {
+            let var = &mut m.variables[self.model.cells[job.prefix.len()].0];
+            var.domain = intersect(&var.domain, lo, hi);
+            if var.domain.is_empty() {
+                return JobResult {
+                    ended: Ended::Complete,
+                    ..skipped(job)
+                };
+            }
         }
         let mut bytes = m.encode_to_vec();
         bytes.extend_from_slice(&self.constraints);
@@ -462,5 +580,76 @@ impl Shared<'_> {
             conflicts: response.num_conflicts.max(0) as u64,
             wall_time: response.wall_time,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantOptions, Rng, plant};
+
+    /// The parts of a split cover every placement of the next cell once.
+    fn covered(puzzle: &Puzzle, job: &Job, parts: &[Job]) -> Vec<Placement> {
+        let mut got: Vec<Placement> = parts
+            .iter()
+            .flat_map(|p| match p.range {
+                Some((lo, hi)) => {
+                    assert_eq!(p.prefix, job.prefix);
+                    extensions(puzzle, &p.prefix)
+                        .into_iter()
+                        .filter(|x| (lo..=hi).contains(&x.tile))
+                        .collect()
+                }
+                None => vec![*p.prefix.last().unwrap()],
+            })
+            .collect();
+        got.sort_by_key(|p| (p.tile, p.rotation));
+        got
+    }
+
+    #[test]
+    fn range_parts_partition_the_next_cell() {
+        for seed in 0..20 {
+            let (puzzle, _) = plant(
+                &mut Rng::new(seed),
+                &PlantOptions {
+                    n: 4,
+                    motifs: 3,
+                    self_matching: seed % 2 == 0,
+                },
+            );
+            let whole = Job {
+                prefix: vec![],
+                range: None,
+                adaptive: true,
+            };
+            let mut all = extensions(&puzzle, &[]);
+            all.sort_by_key(|p| (p.tile, p.rotation));
+            for k in 2..=6 {
+                let parts = split_job(&puzzle, &whole, k);
+                assert_eq!(parts.len(), k, "seed {seed}: {k} parts of 16 tiles");
+                assert_eq!(covered(&puzzle, &whole, &parts), all);
+                // Ranges are disjoint and increasing.
+                let ranges: Vec<(i64, i64)> = parts.iter().map(|p| p.range.unwrap()).collect();
+                assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "{ranges:?}");
+                // A range part splits into the placements it holds.
+                for part in &parts {
+                    let (lo, hi) = part.range.unwrap();
+                    let sub = split_job(&puzzle, part, k);
+                    assert!(sub.iter().all(|j| j.range.is_none() && j.prefix.len() == 1));
+                    assert!(sub.iter().all(|j| (lo..=hi).contains(&j.prefix[0].tile)));
+                }
+            }
+            // Fewer candidate tiles than parts: placements at once.
+            let parts = split_job(&puzzle, &whole, 16);
+            assert_eq!(parts.len(), all.len());
+        }
+    }
+
+    #[test]
+    fn domains_are_cut_to_ranges() {
+        assert_eq!(intersect(&[1, 36], 5, 9), vec![5, 9]);
+        assert_eq!(intersect(&[1, 3, 7, 9], 2, 8), vec![2, 3, 7, 8]);
+        assert_eq!(intersect(&[1, 3], 4, 8), Vec::<i64>::new());
     }
 }

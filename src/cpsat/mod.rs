@@ -5,6 +5,7 @@
 //! Nothing outside this module sees protobuf or FFI.
 
 mod enumerate;
+mod first;
 pub use enumerate::Limits;
 pub mod proto;
 pub mod runtime;
@@ -167,7 +168,11 @@ impl Solver for CpSat {
             expansion,
         };
         let build_time = start.elapsed().as_secs_f64();
-        let mut result = enumerate::enumerate(&run, callback)?;
+        let mut result = if options.limit.is_some() {
+            first::first(&run, callback)?
+        } else {
+            enumerate::enumerate(&run, callback)?
+        };
         result.stats.build_time_s = Some(build_time);
         Ok(result)
     }

@@ -44,6 +44,9 @@ impl Report<'_> {
         match &self.result.outcome {
             Complete => "complete".into(),
             Infeasible => "complete (no solution)".into(),
+            Incomplete(crate::solve::StopReason::Limit) => {
+                "stopped at --limit (more solutions may exist)".into()
+            }
             Incomplete(reason) => format!("INCOMPLETE: {reason}"),
             Invalid(m) => format!("INVALID MODEL: {m}"),
         }

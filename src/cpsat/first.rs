@@ -1,0 +1,175 @@
+//! The first solutions (`--limit N`): one solve per class instead of an
+//! enumeration.
+//!
+//! Enumerating makes CP-SAT keep every solution (`enumerate_all_solutions`),
+//! which weakens its presolve and pins it to one worker. Asking for a few
+//! classes is a different job: each round solves the model for one solution
+//! with full presolve and all the workers, hands the solution's class to the
+//! callback, and forbids the boards found (a clause per board: some cell
+//! differs) before the next round. The rounds end when the callback has
+//! enough, when the model has no solution left (then the enumeration is
+//! complete), or at the time limit or Ctrl-C.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use prost::Message;
+
+use crate::board::Solution;
+use crate::model::{BIG, Constraint, Model};
+use crate::solve::{RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, StopReason};
+use crate::symmetry::same_picture;
+
+use super::enumerate::{Expansion, Run};
+use super::proto::{CpSolverStatus, SatParameters};
+
+/// How often the watcher looks at the stop token and the deadline.
+const POLL: std::time::Duration = std::time::Duration::from_millis(10);
+
+pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
+    let Run {
+        rt,
+        puzzle,
+        model,
+        options,
+        deadline,
+        expansion,
+        ..
+    } = *run;
+    let threads = options.threads.max(1);
+    let mut model: Model = model.clone();
+    let mut stats = SolverStats {
+        branches: Some(0),
+        conflicts: Some(0),
+        wall_time_s: Some(0.0),
+        subproblems: Some(0),
+        workers: Some(threads),
+        ..SolverStats::default()
+    };
+    let stopped = |stats| {
+        Ok(SolverRun {
+            status: RunStatus::Stopped(StopReason::Limit),
+            stats,
+        })
+    };
+    if callback.enough() {
+        return stopped(stats);
+    }
+    loop {
+        let reason = if options.stop.is_stopped() {
+            Some(StopReason::Interrupted)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(StopReason::TimeLimit)
+        } else {
+            None
+        };
+        if let Some(r) = reason {
+            return Ok(SolverRun {
+                status: RunStatus::Stopped(r),
+                stats,
+            });
+        }
+        let bytes = super::to_proto(&model, &puzzle.name).encode_to_vec();
+        let params = SatParameters {
+            num_workers: Some(threads as i32),
+            max_time_in_seconds: deadline
+                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            log_search_progress: Some(false),
+            catch_sigint_signal: Some(false),
+            // Probing pays for itself when every solution is searched, not
+            // for one: without it the first solution of the-ant-trails-puzzle
+            // comes 2x sooner (docs/benchmarks.md).
+            cp_model_probing_level: Some(0),
+            ..Default::default()
+        };
+        let env = rt.new_env();
+        let stopper = env.stopper();
+        let done = AtomicBool::new(false);
+        let response = std::thread::scope(|scope| {
+            let done = &done;
+            scope.spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                        stopper.stop();
+                        break;
+                    }
+                    std::thread::sleep(POLL);
+                }
+            });
+            let r = rt.solve_encoded(&env, &bytes, &params);
+            done.store(true, Ordering::SeqCst);
+            r
+        });
+        drop(env);
+        let response = response.map_err(|e| SolveError::Runtime(Box::new(e)))?;
+        *stats.branches.as_mut().unwrap() += response.num_branches.max(0) as u64;
+        *stats.conflicts.as_mut().unwrap() += response.num_conflicts.max(0) as u64;
+        *stats.wall_time_s.as_mut().unwrap() += response.wall_time;
+        *stats.subproblems.as_mut().unwrap() += 1;
+        let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
+        match status {
+            CpSolverStatus::Infeasible => {
+                return Ok(SolverRun {
+                    status: RunStatus::Complete,
+                    stats,
+                });
+            }
+            CpSolverStatus::ModelInvalid => {
+                return Ok(SolverRun {
+                    status: RunStatus::Invalid(format!(
+                        "CP-SAT rejected the model: {}",
+                        response.solution_info
+                    )),
+                    stats,
+                });
+            }
+            CpSolverStatus::Unknown => continue, // stopped: the loop says why
+            CpSolverStatus::Feasible | CpSolverStatus::Optimal => {}
+        }
+        let Some(cells) = model.decode(&response.solution) else {
+            return Ok(SolverRun {
+                status: RunStatus::Invalid("CP-SAT returned a short solution".into()),
+                stats,
+            });
+        };
+        let found = Solution::new(cells);
+        // Every turn of a solution is one; the model may admit any of them
+        // unless it keeps one board per class, so all are forbidden.
+        let (delivered, blocked): (Vec<Solution>, Vec<Solution>) = match expansion {
+            Expansion::Pictures => (same_picture(puzzle, &found), vec![found]),
+            Expansion::Turns | Expansion::None => (found.turns().to_vec(), found.turns().to_vec()),
+        };
+        for s in &delivered {
+            callback.on_solution(s.cells());
+        }
+        if callback.enough() {
+            return stopped(stats);
+        }
+        for s in &blocked {
+            forbid(&mut model, s);
+        }
+    }
+}
+
+/// Add a clause to `model` that `board` violates: some cell differs.
+fn forbid(model: &mut Model, board: &Solution) {
+    let k = model.constraints.len();
+    let mut clause = Vec::with_capacity(2 * board.cells().len());
+    let cells = model.cells.clone();
+    for (c, (&(t, r), p)) in cells.iter().zip(board.cells()).enumerate() {
+        for (var, value) in [(t, p.tile), (r, p.rotation as i64)] {
+            let differs = model.add_bool(format!("forbid_{k}_{c}_{var}"));
+            model.constraints.push(Constraint::Linear {
+                name: format!("forbid_{k}_{c}_{var}"),
+                terms: vec![(var, 1)],
+                domain: vec![(-BIG, value - 1), (value + 1, BIG)],
+                enforce: vec![differs],
+            });
+            clause.push(differs);
+        }
+    }
+    model.constraints.push(Constraint::BoolOr {
+        name: format!("forbid_{k}"),
+        lits: clause,
+    });
+}
