@@ -24,8 +24,9 @@ use crate::solve::{
 };
 use crate::symmetry::Symmetry;
 
-/// The largest board the search handles (tiles are a 128-bit mask).
-pub const MAX_TILES: usize = 128;
+/// The most tiles the search handles (a 32x32 board; a power of two, so
+/// cell indices can be masked into the board array).
+pub const MAX_TILES: usize = 1024;
 
 /// The order in which cells are filled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -267,6 +268,17 @@ fn from_bit(bit: usize, w: usize) -> u64 {
     }
 }
 
+/// The words per set the search is compiled for: exact up to 8 (boards of
+/// up to 128 tiles), then 16, 32 or 64 (the unused words stay empty).
+fn word_bucket(words: usize) -> usize {
+    match words {
+        0..=8 => words.max(1),
+        9..=16 => 16,
+        17..=32 => 32,
+        _ => MAX_WORDS,
+    }
+}
+
 fn set_bit(set: &mut [u64], bit: usize) {
     set[bit / 64] |= 1 << (bit % 64);
 }
@@ -281,7 +293,7 @@ impl<'p> Tables<'p> {
         let n = puzzle.n;
         let cells = n * n;
         let nori = puzzle.len() * 4;
-        let words = nori.div_ceil(64);
+        let words = word_bucket(nori.div_ceil(64));
         let ncodes = 4 * puzzle.motifs.len().max(1);
         // Per direction and code: the orientations showing that code on
         // that edge.
@@ -332,13 +344,13 @@ impl<'p> Tables<'p> {
         let centre = (n / 2) * n + n / 2;
         let every = |w: usize| !from_bit(nori, w);
         let mut allowed = Vec::with_capacity(cells * words);
-        let mut placed = 0u128;
+        let mut placed = vec![false; cells];
         let mut steps: Vec<Step> = Vec::with_capacity(cells);
         for &c in &order_cells {
             let prev = steps.last().map(|s| s.cell);
             let (mut nbs, mut k) = ([(0, 0); 4], 0);
             let (mut older, mut n_older, mut link) = ([(0, 0); 4], 0, None);
-            for nb in neighbours(n, c).filter(|&(_, b)| placed >> b & 1 == 1) {
+            for nb in neighbours(n, c).filter(|&(_, b)| placed[b]) {
                 nbs[k] = nb;
                 k += 1;
                 if Some(nb.1) == prev {
@@ -376,7 +388,7 @@ impl<'p> Tables<'p> {
                     }
                 }
             }
-            placed |= 1 << c;
+            placed[c] = true;
         }
         let mut above = Vec::new();
         if reduce == Reduce::FirstOfOrbit {
@@ -739,13 +751,11 @@ impl Solver for Backtrack {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         if puzzle.len() > MAX_TILES {
-            return Err(SolveError::Runtime(
-                format!(
-                    "{}: the backtracking solver handles at most {MAX_TILES} tiles",
-                    puzzle.source.display()
-                )
-                .into(),
-            ));
+            return Err(SolveError::TooLarge(format!(
+                "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
+                puzzle.source.display(),
+                puzzle.len()
+            )));
         }
         let start = Instant::now();
         let t = Tables::new(puzzle, self.order, &options.symmetry, self.reduce_turns);
@@ -779,6 +789,9 @@ impl Solver for Backtrack {
                 5 => run.go::<5>(callback),
                 6 => run.go::<6>(callback),
                 7 => run.go::<7>(callback),
+                8 => run.go::<8>(callback),
+                16 => run.go::<16>(callback),
+                32 => run.go::<32>(callback),
                 _ => run.go::<MAX_WORDS>(callback),
             }
         };

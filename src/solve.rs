@@ -191,6 +191,9 @@ pub enum SolveError {
     Symmetry(#[from] SymmetryError),
     #[error(transparent)]
     Model(#[from] crate::model::BuildError),
+    /// The puzzle is beyond what the solver handles (an input error).
+    #[error("{0}")]
+    TooLarge(String),
     #[error("the solver returned an assignment that is not a solution ({reason}):\n{}", .solution.to_seed_text())]
     Unverified {
         solution: Solution,

@@ -231,3 +231,67 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn boards_past_128_tiles() {
+    // 12x12 (144 tiles), many motifs: solved to the end (CP-SAT takes about
+    // 10 s on it, too long for the suite; the solvers are compared on small
+    // boards above).
+    let (puzzle, planted) = scramble::generate::plant(
+        &mut Rng::new(7),
+        &PlantOptions {
+            n: 12,
+            motifs: 40,
+            self_matching: false,
+        },
+    );
+    let bt = solve::run(
+        &Backtrack::new(Order::Spiral),
+        &puzzle,
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(bt.outcome, Outcome::Complete);
+    assert!(bt.raw.contains(&planted));
+    assert_eq!(bt.raw.len(), 4 * bt.classes.len());
+    for s in &bt.raw {
+        assert!(s.verify(&puzzle).is_ok());
+    }
+    // 16x16 (256 tiles, Eternity II's size), few motifs: both stop at the
+    // time limit with an incomplete result, not an error.
+    let (puzzle, _) = scramble::generate::plant(
+        &mut Rng::new(7),
+        &PlantOptions {
+            n: 16,
+            motifs: 22,
+            self_matching: false,
+        },
+    );
+    let opts = SolveOptions {
+        time_limit: Some(std::time::Duration::from_millis(500)),
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        let r = solve::run(&Backtrack::new(order), &puzzle, &opts).unwrap();
+        assert_eq!(r.outcome, Outcome::Incomplete(StopReason::TimeLimit));
+        assert!(r.stats.nodes.unwrap() > 0);
+    }
+}
+
+#[test]
+fn a_board_past_the_limit_is_an_input_error() {
+    // 33x33 = 1,089 tiles, one past 32x32.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.yaml");
+    let yaml: String = (1..=33 * 33)
+        .map(|k| format!("{k}: [[a, '+'], [a, '-'], [a, '+'], [a, '-']]\n"))
+        .collect();
+    std::fs::write(&p, yaml).unwrap();
+    cmd()
+        .args(["solve", p.to_str().unwrap(), "--solver", "backtrack"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("big.yaml"))
+        .stderr(predicate::str::contains("at most 1024"));
+}

@@ -245,7 +245,7 @@ impl CliError {
             | CliError::Usage(_)
             | CliError::Folder(_)
             | CliError::Images(_) => exit::INPUT,
-            CliError::Solve(SolveError::Symmetry(_)) => exit::INPUT,
+            CliError::Solve(SolveError::Symmetry(_) | SolveError::TooLarge(_)) => exit::INPUT,
             CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
                 exit::INPUT
             }

@@ -158,6 +158,9 @@ impl Solver for CpSat {
         if limits.whole_slice == enumerate::WHOLE_SLICE {
             limits.whole_slice = self.encoding.0.whole_model_slice();
         }
+        if !self.encoding.0.start_in_ranges() {
+            limits.eager_cells = usize::MAX;
+        }
         let run = enumerate::Run {
             rt: self.rt,
             limits,

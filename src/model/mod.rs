@@ -129,6 +129,12 @@ pub trait Encoding: Sync {
     fn whole_model_slice(&self) -> Duration {
         Duration::from_millis(250)
     }
+    /// Whether an enumeration of a big board (5x5 and up) starts cut into a
+    /// few ranges of the first cell's tile rather than trying the whole
+    /// model first: true where presolve dominates (docs/model.md).
+    fn start_in_ranges(&self) -> bool {
+        true
+    }
 }
 
 /// Every encoding, in the order reports list them.
