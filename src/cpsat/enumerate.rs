@@ -116,6 +116,17 @@ pub enum Expansion {
     Pictures,
 }
 
+impl Expansion {
+    /// The boards a solution of the reduced model stands for.
+    pub fn boards(self, puzzle: &Puzzle, found: Solution) -> Vec<Solution> {
+        match self {
+            Expansion::None => vec![found],
+            Expansion::Turns => found.turns().to_vec(),
+            Expansion::Pictures => same_picture(puzzle, &found),
+        }
+    }
+}
+
 /// One enumeration: what is solved and how.
 pub struct Run<'a> {
     pub rt: &'static Runtime,
@@ -311,18 +322,8 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             // the collector keeps each once.
             for values in &r.solutions {
                 if let Some(cells) = model.decode(values) {
-                    match expansion {
-                        Expansion::None => callback.on_solution(&cells),
-                        Expansion::Turns => {
-                            for t in Solution::new(cells).turns() {
-                                callback.on_solution(t.cells());
-                            }
-                        }
-                        Expansion::Pictures => {
-                            for t in same_picture(puzzle, &Solution::new(cells)) {
-                                callback.on_solution(t.cells());
-                            }
-                        }
+                    for s in expansion.boards(puzzle, Solution::new(cells)) {
+                        callback.on_solution(s.cells());
                     }
                 }
             }

@@ -18,7 +18,6 @@ use prost::Message;
 use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::solve::{RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, StopReason};
-use crate::symmetry::same_picture;
 
 use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
@@ -135,9 +134,12 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
         let found = Solution::new(cells);
         // Every turn of a solution is one; the model may admit any of them
         // unless it keeps one board per class, so all are forbidden.
-        let (delivered, blocked): (Vec<Solution>, Vec<Solution>) = match expansion {
-            Expansion::Pictures => (same_picture(puzzle, &found), vec![found]),
-            Expansion::Turns | Expansion::None => (found.turns().to_vec(), found.turns().to_vec()),
+        let (delivered, blocked) = match expansion {
+            Expansion::Pictures => (expansion.boards(puzzle, found.clone()), vec![found]),
+            Expansion::Turns | Expansion::None => {
+                let turns = Expansion::Turns.boards(puzzle, found);
+                (turns.clone(), turns)
+            }
         };
         for s in &delivered {
             callback.on_solution(s.cells());
