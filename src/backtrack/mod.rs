@@ -1,0 +1,254 @@
+//! The native backtracking solver: a depth-first search over cells in a fixed
+//! placement order, enumerating every labelled solution through the same
+//! solution callback as CP-SAT.
+//!
+//! Design (see docs/architecture.md): every (tile, rotation) pair is an
+//! *orientation* with precomputed edge codes; candidate lists are indexed by
+//! the edge codes the already placed neighbours require (by one direction, or
+//! by a pair of directions); used tiles are a bitmask; the search allocates
+//! nothing per node. Board-level symmetry rules prune through per-cell masks
+//! and are checked in full at the leaves.
+
+mod order;
+mod parallel;
+mod search;
+mod tables;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::puzzle::Puzzle;
+use crate::solve::{
+    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    StopReason,
+};
+
+pub use order::Order;
+use parallel::Run;
+use tables::{MAX_WORDS, Tables};
+
+/// The most tiles the search handles (a 32x32 board; a power of two, so
+/// cell indices can be masked into the board array).
+pub const MAX_TILES: usize = 1024;
+
+/// The native backtracking solver.
+#[derive(Clone, Copy, Debug)]
+pub struct Backtrack {
+    pub order: Order,
+    /// Search one board turn of every solution and emit its four turns
+    /// (docs/architecture.md, "Backtracking"); only without `--symmetry`.
+    /// `false` searches the full tree, for node-count studies.
+    pub reduce_turns: bool,
+}
+
+impl Backtrack {
+    pub fn new(order: Order) -> Backtrack {
+        Backtrack {
+            order,
+            reduce_turns: true,
+        }
+    }
+
+    /// The same search over the full tree (every board turn searched).
+    pub fn full_tree(order: Order) -> Backtrack {
+        Backtrack {
+            order,
+            reduce_turns: false,
+        }
+    }
+}
+
+impl Default for Backtrack {
+    fn default() -> Self {
+        Backtrack::new(DEFAULT_ORDER)
+    }
+}
+
+/// The default placement order (the fastest measured, docs/benchmarks.md).
+pub const DEFAULT_ORDER: Order = Order::Spiral;
+
+impl Solver for Backtrack {
+    fn name(&self) -> &'static str {
+        "backtrack"
+    }
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").to_string()
+    }
+    fn model_name(&self) -> String {
+        if self.reduce_turns {
+            self.order.name().to_string()
+        } else {
+            format!("{}+full-tree", self.order.name())
+        }
+    }
+    fn enumerate(
+        &self,
+        puzzle: &Puzzle,
+        options: &SolveOptions,
+        callback: &mut dyn SolutionCallback,
+    ) -> Result<SolverRun, SolveError> {
+        if puzzle.len() > MAX_TILES {
+            return Err(SolveError::TooLarge(format!(
+                "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
+                puzzle.source.display(),
+                puzzle.len()
+            )));
+        }
+        let start = Instant::now();
+        let t = Tables::new(puzzle, self.order, &options.symmetry, self.reduce_turns);
+        let deadline = options.time_limit.map(|d| start + d);
+        let stop_token = &options.stop;
+        let timed_out = AtomicBool::new(false);
+        let check = || {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out.store(true, Ordering::Relaxed);
+                true
+            } else {
+                stop_token.is_stopped()
+            }
+        };
+        let stop = AtomicBool::new(check());
+        let threads = options.threads.max(1);
+        let per_depth = if stop.load(Ordering::Relaxed) {
+            vec![0; t.cells]
+        } else {
+            let run = Run {
+                t: &t,
+                threads,
+                stop: &stop,
+                check: &check,
+            };
+            match t.words {
+                1 => run.go::<1>(callback),
+                2 => run.go::<2>(callback),
+                3 => run.go::<3>(callback),
+                4 => run.go::<4>(callback),
+                5 => run.go::<5>(callback),
+                6 => run.go::<6>(callback),
+                7 => run.go::<7>(callback),
+                8 => run.go::<8>(callback),
+                16 => run.go::<16>(callback),
+                32 => run.go::<32>(callback),
+                _ => run.go::<MAX_WORDS>(callback),
+            }
+        };
+        let total: u64 = per_depth.iter().sum();
+        let elapsed = start.elapsed().as_secs_f64();
+        let status = if callback.enough() {
+            RunStatus::Stopped(StopReason::Limit)
+        } else if stop.load(Ordering::Relaxed) {
+            RunStatus::Stopped(if timed_out.load(Ordering::Relaxed) {
+                StopReason::TimeLimit
+            } else {
+                StopReason::Interrupted
+            })
+        } else {
+            RunStatus::Complete
+        };
+        Ok(SolverRun {
+            status,
+            stats: SolverStats {
+                nodes: Some(total),
+                nodes_per_depth: Some(per_depth),
+                nodes_per_second: Some(if elapsed > 0.0 {
+                    total as f64 / elapsed
+                } else {
+                    0.0
+                }),
+                wall_time_s: Some(elapsed),
+                workers: Some(threads),
+                ..SolverStats::default()
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Placement;
+    use crate::generate::{PlantOptions, Rng, plant};
+    use crate::solve::StopToken;
+
+    /// Every board the solver reports, in order.
+    #[derive(Default)]
+    struct Boards(Vec<Vec<Placement>>);
+    impl SolutionCallback for Boards {
+        fn on_solution(&mut self, cells: &[Placement]) {
+            self.0.push(cells.to_vec());
+        }
+    }
+
+    fn boards(bt: Backtrack, p: &Puzzle, threads: usize) -> (Vec<Vec<Placement>>, SolverRun) {
+        let mut b = Boards::default();
+        let opts = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        let run = bt.enumerate(p, &opts, &mut b).unwrap();
+        b.0.sort_by_key(|cells| {
+            cells
+                .iter()
+                .map(|c| (c.tile, c.rotation))
+                .collect::<Vec<_>>()
+        });
+        (b.0, run)
+    }
+
+    #[test]
+    fn the_turn_reduction_reports_the_full_tree_solutions() {
+        // Odd and even boards, both reductions, one and two threads.
+        for (n, motifs, seed) in [
+            (1, 2, 1),
+            (2, 2, 2),
+            (3, 3, 3),
+            (3, 2, 4),
+            (4, 4, 5),
+            (5, 6, 6),
+        ] {
+            let (p, _) = plant(
+                &mut Rng::new(seed),
+                &PlantOptions {
+                    n,
+                    motifs,
+                    self_matching: seed % 2 == 0,
+                },
+            );
+            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                let (full, full_run) = boards(Backtrack::full_tree(order), &p, 1);
+                assert!(!full.is_empty());
+                for threads in [1, 2] {
+                    let (reduced, run) = boards(Backtrack::new(order), &p, threads);
+                    assert_eq!(reduced, full, "n = {n}, {order}, {threads} threads");
+                    let depth = run.stats.nodes_per_depth.unwrap();
+                    // The reduced tree finds one board of each four.
+                    assert_eq!(*depth.last().unwrap() * 4, full.len() as u64);
+                    assert!(run.stats.nodes <= full_run.stats.nodes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stop_before_the_start_reports_stopped() {
+        let (p, _) = plant(
+            &mut Rng::new(9),
+            &PlantOptions {
+                n: 3,
+                motifs: 3,
+                self_matching: false,
+            },
+        );
+        let stop = StopToken::new();
+        stop.stop();
+        let opts = SolveOptions {
+            stop,
+            ..SolveOptions::default()
+        };
+        let mut b = Boards::default();
+        let run = Backtrack::default().enumerate(&p, &opts, &mut b).unwrap();
+        assert_eq!(run.status, RunStatus::Stopped(StopReason::Interrupted));
+        assert!(b.0.is_empty());
+        assert_eq!(run.stats.nodes, Some(0));
+    }
+}

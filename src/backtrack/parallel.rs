@@ -1,0 +1,137 @@
+//! The parallel driver: one worker, or the tree split a few levels deep
+//! into subtrees that the workers pull from a counter.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use crate::board::Placement;
+use crate::solve::{Progress, SolutionCallback};
+
+use super::MAX_TILES;
+use super::search::{State, search};
+use super::tables::Tables;
+
+/// One enumeration: the tables, the workers, and how to stop.
+pub(super) struct Run<'a, 'p> {
+    pub(super) t: &'a Tables<'p>,
+    pub(super) threads: usize,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) check: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Run<'_, '_> {
+    /// Enumerate with `W` words per bitset; returns the nodes per depth.
+    pub(super) fn go<const W: usize>(&self, callback: &mut dyn SolutionCallback) -> Vec<u64> {
+        let t = self.t;
+        let (stop, check) = (self.stop, self.check);
+        if self.threads == 1 || t.cells < 2 {
+            let mut st = State::<W>::new(t.cells, stop, check);
+            let mut buf = Vec::new();
+            let mut out = |cells: &[Placement]| {
+                callback.on_solution(cells);
+                if callback.enough() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            };
+            search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
+                t.emit(placed, &mut buf, &mut out)
+            });
+            return st.nodes;
+        }
+        // Split the tree a few levels deep and let the workers pull subtrees
+        // from a counter.
+        let (prefixes, mut per_depth) = prefixes::<W>(t, self.threads * 8, stop, check);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<Vec<Placement>>();
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for _ in 0..self.threads {
+                let tx = tx.clone();
+                let (next, prefixes) = (&next, &prefixes);
+                handles.push(scope.spawn(move || {
+                    let mut st = State::<W>::new(t.cells, stop, check);
+                    let mut buf = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(prefix) = prefixes.get(k) else { break };
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        st.set_prefix(t, prefix);
+                        // The solutions of one subtree, flat.
+                        let mut batch = Vec::new();
+                        let mut out = |cells: &[Placement]| batch.extend_from_slice(cells);
+                        search(
+                            t,
+                            &mut st,
+                            prefix.len(),
+                            t.cells,
+                            &mut |placed: &[u16; MAX_TILES]| t.emit(placed, &mut buf, &mut out),
+                        );
+                        if tx.send(batch).is_err() {
+                            break;
+                        }
+                    }
+                    st.nodes
+                }));
+            }
+            drop(tx);
+            let mut progress = Progress {
+                subproblems_pending: prefixes.len() as u64,
+                ..Progress::default()
+            };
+            for batch in rx {
+                for cells in batch.chunks(t.cells) {
+                    callback.on_solution(cells);
+                    progress.solutions += 1;
+                }
+                progress.subproblems_done += 1;
+                progress.subproblems_pending -= 1;
+                callback.on_progress(&progress);
+                if callback.enough() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            for h in handles {
+                for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
+                    *a += b;
+                }
+            }
+        });
+        per_depth
+    }
+}
+
+/// Every consistent placement of the first depths, deep enough to give at
+/// least `want` subtrees; and the nodes that took, per depth.
+pub(super) fn prefixes<const W: usize>(
+    t: &Tables<'_>,
+    want: usize,
+    stop: &AtomicBool,
+    check: &(dyn Fn() -> bool + Sync),
+) -> (Vec<Vec<u16>>, Vec<u64>) {
+    let mut st = State::<W>::new(t.cells, stop, check);
+    let mut level: Vec<Vec<u16>> = vec![Vec::new()];
+    let mut depth = 0;
+    while depth + 1 < t.cells && level.len() < want {
+        let mut next = Vec::new();
+        for p in &level {
+            st.set_prefix(t, p);
+            let cell = t.steps[depth].cell;
+            search(
+                t,
+                &mut st,
+                depth,
+                depth + 1,
+                &mut |placed: &[u16; MAX_TILES]| {
+                    let mut q = p.clone();
+                    q.push(placed[cell]);
+                    next.push(q);
+                },
+            );
+        }
+        level = next;
+        depth += 1;
+    }
+    (level, st.nodes)
+}

@@ -1,0 +1,266 @@
+//! The search loop: depth-first over the steps of the placement order, with
+//! bitset candidate sets of `W` 64-bit words.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::MAX_TILES;
+use super::tables::Tables;
+
+/// How many nodes pass between two looks at the clock and the stop flag.
+pub(super) const CHECK_EVERY: u32 = 1 << 16;
+
+/// Search state of one worker; `W` words per set of orientations.
+pub(super) struct State<'a, const W: usize> {
+    /// Orientation per cell (row-major); indexed modulo `MAX_TILES`.
+    pub(super) placed: [u16; MAX_TILES],
+    /// The orientations of the tiles on the board.
+    pub(super) used: [u64; W],
+    pub(super) nodes: Vec<u64>,
+    pub(super) budget: u32,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) check: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl<'a, const W: usize> State<'a, W> {
+    pub(super) fn new(
+        cells: usize,
+        stop: &'a AtomicBool,
+        check: &'a (dyn Fn() -> bool + Sync),
+    ) -> Self {
+        State {
+            placed: [0; MAX_TILES],
+            used: [0; W],
+            nodes: vec![0; cells],
+            budget: CHECK_EVERY,
+            stop,
+            check,
+        }
+    }
+
+    /// Put a prefix (orientations for the first depths) on the board.
+    pub(super) fn set_prefix(&mut self, t: &Tables<'_>, prefix: &[u16]) {
+        self.used = [0; W];
+        for (d, &o) in prefix.iter().enumerate() {
+            self.placed[t.steps[d].cell] = o;
+            self.used[o as usize / 64] |= tile_bits(o as usize);
+        }
+    }
+
+    /// Every `CHECK_EVERY` nodes: the clock, Ctrl-C and the other workers.
+    #[cold]
+    fn should_stop(&mut self) -> bool {
+        self.budget = CHECK_EVERY;
+        if (self.check)() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// `a &= b`, word by word.
+#[inline(always)]
+fn and<const W: usize>(a: &mut [u64; W], b: [u64; W]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= y;
+    }
+}
+
+/// `a &= !b`, word by word.
+#[inline(always)]
+fn and_not<const W: usize>(a: &mut [u64; W], b: &[u64; W]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= !y;
+    }
+}
+
+/// The bits of the four orientations of the tile of orientation `o`, within
+/// its word.
+#[inline(always)]
+pub(super) fn tile_bits(o: usize) -> u64 {
+    0xF << ((o % 64) & !3)
+}
+
+/// `W` words of a flat bitset table from word `at`.
+#[inline(always)]
+pub(super) fn words<const W: usize>(table: &[u64], at: usize) -> [u64; W] {
+    let s = &table[at..at + W];
+    std::array::from_fn(|w| s[w])
+}
+
+/// The candidates at `depth` given the board: the orientations allowed
+/// there, not on the board, and showing on each side with a placed neighbour
+/// the code that neighbour requires.
+#[inline(always)]
+fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -> [u64; W] {
+    const M: usize = MAX_TILES - 1;
+    let step = &t.steps[depth];
+    let mut cand: [u64; W] = words(&t.allowed, depth * W);
+    and_not(&mut cand, &st.used);
+    for &(dir, nb) in &step.nbs[..step.k] {
+        and(&mut cand, t.fit_of(st.placed[nb & M] as usize, dir));
+    }
+    if step.above_first {
+        let first = st.placed[t.first_cell & M] as usize / 4;
+        and(&mut cand, words(&t.above, first * W));
+    }
+    cand
+}
+
+/// Depth-first search of the depths `start..limit`, with the board holding
+/// the depths before `start`; `emit` gets every board that fills them.
+/// Returns false when asked to stop.
+pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    if start == limit {
+        emit(&st.placed);
+        return true;
+    }
+    if W > 1 {
+        return search_wide(t, st, start, limit, emit);
+    }
+    let cand = candidates(t, st, start);
+    cand == [0; W] || descend(t, st, start, limit, cand, emit)
+}
+
+/// The search on boards of more than 16 tiles (several words per set),
+/// where most placements have candidates at the next depth: each call
+/// computes its own candidates and places them (measured faster there than
+/// `descend`, docs/benchmarks.md).
+fn search_wide<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    depth: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    if depth == limit {
+        emit(&st.placed);
+        return true;
+    }
+    st.budget -= 1;
+    if st.budget == 0 && st.should_stop() {
+        return false;
+    }
+    let cand = candidates(t, st, depth);
+    let cell = t.steps[depth].cell & M;
+    let mut made = 0u64;
+    let mut go = true;
+    'words: for (w, mut bits) in cand.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            made += 1;
+            let o = w * 64 + b;
+            st.placed[cell] = o as u16;
+            st.used[w] |= tile_bits(o);
+            go = search_wide(t, st, depth + 1, limit, emit);
+            st.used[w] &= !tile_bits(o);
+            if !go {
+                break 'words;
+            }
+        }
+    }
+    st.nodes[depth] += made;
+    go
+}
+
+/// The search on boards of up to 16 tiles (one word per set): place each
+/// of `cand` at `depth` in turn; every placement is a node.
+///
+/// The next depth's candidates are computed here, so a dead end costs no
+/// call: what the older neighbours of the next cell allow is computed once,
+/// and per placement only the set fitting the new tile is loaded.
+fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    depth: usize,
+    limit: usize,
+    cand: [u64; W],
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let cell = t.steps[depth].cell & M;
+    let mut made = 0u64;
+    if depth + 1 == limit {
+        for (w, mut bits) in cand.into_iter().enumerate() {
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                made += 1;
+                st.placed[cell] = (w * 64 + b) as u16;
+                emit(&st.placed);
+            }
+        }
+        st.nodes[depth] += made;
+        return true;
+    }
+    let next_step = &t.steps[depth + 1];
+    let mut base: [u64; W] = words(&t.allowed, (depth + 1) * W);
+    for &(dir, nb) in &next_step.older[..next_step.n_older] {
+        and(&mut base, t.fit_of(st.placed[nb & M] as usize, dir));
+    }
+    // The turn reduction on even boards: above the first tile, which is
+    // the one placed now when this is depth 0.
+    let above_now = next_step.above_first && depth == 0;
+    if next_step.above_first && depth > 0 {
+        let first = st.placed[t.first_cell & M] as usize / 4;
+        and(&mut base, words(&t.above, first * W));
+    }
+    // The tiles on the board stay the same while this depth's candidates
+    // are tried (each is taken off again before the next).
+    and_not(&mut base, &st.used);
+    let link = next_step.link;
+    // The next depth's candidates after placing `o` here (`fit` already
+    // leaves out the other orientations of `o`'s own tile).
+    let next_of = |o: usize| {
+        let mut next = base;
+        match link {
+            Some(dir) => and(&mut next, t.fit_of(o, dir)),
+            None => next[o / 64 % W] &= !tile_bits(o),
+        }
+        if above_now {
+            and(&mut next, words(&t.above, o / 4 * W));
+        }
+        next
+    };
+    // Small boards (one word): most placements are dead ends. A first pass
+    // without branches but the loop's own finds the placements that leave
+    // the next depth a candidate; only those are visited.
+    let mut alive = [0u64; W];
+    for (w, mut bits) in cand.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            made += 1;
+            let next = next_of(w * 64 + b);
+            alive[w] |= u64::from(next != [0; W]) << b;
+        }
+    }
+    st.nodes[depth] += made;
+    st.budget = st.budget.saturating_sub(made as u32);
+    if st.budget == 0 && st.should_stop() {
+        return false;
+    }
+    for (w, mut bits) in alive.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let o = w * 64 + b;
+            let next = next_of(o);
+            st.placed[cell] = o as u16;
+            st.used[w] |= tile_bits(o);
+            let go = descend(t, st, depth + 1, limit, next, emit);
+            st.used[w] &= !tile_bits(o);
+            if !go {
+                return false;
+            }
+        }
+    }
+    true
+}

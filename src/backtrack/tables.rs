@@ -1,0 +1,366 @@
+//! The tables the search reads, built once per puzzle: orientations and
+//! their edge codes, the fit sets, the steps of the placement order, the
+//! per-depth allowed sets, and the board turns for emitting solutions.
+
+use crate::board::{Placement, Solution};
+use crate::puzzle::{Edge, Half, Puzzle};
+use crate::symmetry::Symmetry;
+
+use super::MAX_TILES;
+use super::order::{Order, neighbours};
+use super::search::{tile_bits, words};
+
+/// The edge code of an edge: motif * 4 + half (0 `+`, 1 `-`, 2 `=`).
+fn code(e: Edge) -> u16 {
+    e.motif * 4
+        + match e.half {
+            Half::Plus => 0,
+            Half::Minus => 1,
+            Half::Same => 2,
+        }
+}
+
+/// The code an adjacent edge must have (`+` and `-` swap, `=` stays):
+/// bit 0 flips unless bit 1 (`=`) is set.
+fn partner(c: u16) -> u16 {
+    c ^ (!c >> 1 & 1)
+}
+
+/// The most 64-bit words a set of orientations takes (`MAX_TILES * 4` bits).
+pub(super) const MAX_WORDS: usize = MAX_TILES * 4 / 64;
+
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    pub(super) cell: usize,
+    /// The placed neighbours: (direction from this cell, neighbour cell).
+    pub(super) nbs: [(usize, usize); 4],
+    pub(super) k: usize,
+    /// The direction of the previous depth's cell, if it is a neighbour.
+    pub(super) link: Option<usize>,
+    /// The placed neighbours other than the previous depth's cell.
+    pub(super) older: [(usize, usize); 4],
+    pub(super) n_older: usize,
+    /// The tile here must have a larger index than the tile of the first
+    /// placed cell (the turn reduction on boards without a centre).
+    pub(super) above_first: bool,
+}
+
+/// How the search avoids visiting every board turn of a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reduce {
+    /// Full tree.
+    None,
+    /// Odd n: the centre tile has rotation 0.
+    CentreRotation,
+    /// Even n: the first placed cell holds the smallest tile of its orbit
+    /// under board turns.
+    FirstOfOrbit,
+}
+
+/// Everything the search reads, built once per puzzle. Sets of orientations
+/// (`o = tile index * 4 + rotation`) are bitsets of `words` 64-bit words,
+/// stored flat.
+pub(super) struct Tables<'p> {
+    pub(super) puzzle: &'p Puzzle,
+    pub(super) cells: usize,
+    pub(super) words: usize,
+    /// Per orientation `o` and direction `d` (at `(o * 4 + d) * words`): the
+    /// orientations a cell may hold when its neighbour in direction `d`
+    /// holds `o`, i.e. those of other tiles whose edge `d` matches the
+    /// facing edge of `o`.
+    pub(super) fit: Vec<u64>,
+    pub(super) steps: Vec<Step>,
+    /// Per depth: the orientations allowed there (every orientation, less
+    /// what the symmetry rules' pruning or the turn reduction forbid).
+    pub(super) allowed: Vec<u64>,
+    /// Per tile index: the orientations of larger tile indices.
+    pub(super) above: Vec<u64>,
+    /// The user's symmetry rules, when there are any.
+    pub(super) symmetry: Option<&'p Symmetry>,
+    pub(super) reduce: Reduce,
+    pub(super) first_cell: usize,
+    /// Per orientation: its placement.
+    pub(super) place: Vec<Placement>,
+    /// For emitting turns, at `k * cells + c` for k = 0..4 (empty without
+    /// the turn reduction): the cell that cell c's tile moves to under k
+    /// quarter turns.
+    pub(super) turns: Vec<usize>,
+}
+
+/// Word `w` of the set of bits from `bit` on.
+fn from_bit(bit: usize, w: usize) -> u64 {
+    match bit.checked_sub(w * 64) {
+        None => !0,
+        Some(k) if k >= 64 => 0,
+        Some(k) => !0 << k,
+    }
+}
+
+/// The words per set the search is compiled for: exact up to 8 (boards of
+/// up to 128 tiles), then 16, 32 or 64 (the unused words stay empty).
+pub(super) fn word_bucket(words: usize) -> usize {
+    match words {
+        0..=8 => words.max(1),
+        9..=16 => 16,
+        17..=32 => 32,
+        _ => MAX_WORDS,
+    }
+}
+
+fn set_bit(set: &mut [u64], bit: usize) {
+    set[bit / 64] |= 1 << (bit % 64);
+}
+
+impl<'p> Tables<'p> {
+    pub(super) fn new(
+        puzzle: &'p Puzzle,
+        order: Order,
+        symmetry: &'p Symmetry,
+        reduce_turns: bool,
+    ) -> Tables<'p> {
+        let n = puzzle.n;
+        let cells = n * n;
+        let nori = puzzle.len() * 4;
+        let words = word_bucket(nori.div_ceil(64));
+        let ncodes = 4 * puzzle.motifs.len().max(1);
+        // Per direction and code: the orientations showing that code on
+        // that edge.
+        let mut by_edge = vec![0u64; 4 * ncodes * words];
+        let edges: Vec<[u16; 4]> = (0..nori)
+            .map(|o| {
+                let t = &puzzle.tiles[o / 4];
+                std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
+            })
+            .collect();
+        for (o, e) in edges.iter().enumerate() {
+            for (d, &c) in e.iter().enumerate() {
+                set_bit(
+                    &mut by_edge[(d * ncodes + c as usize) * words..][..words],
+                    o,
+                );
+            }
+        }
+        // A neighbour never holds another orientation of the same tile:
+        // those bits are cleared.
+        let mut fit = Vec::with_capacity(nori * 4 * words);
+        for (o, e) in edges.iter().enumerate() {
+            for d in 0..4 {
+                let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
+                if words == 1 {
+                    // One word: a push, not a call to copy a slice.
+                    fit.push(by_edge[at] & !tile_bits(o));
+                } else {
+                    let from = fit.len();
+                    fit.extend_from_slice(&by_edge[at..at + words]);
+                    fit[from + o / 64] &= !tile_bits(o);
+                }
+            }
+        }
+        let order_cells = order.cells(n);
+        let reduce = match (reduce_turns && symmetry.is_none(), n % 2) {
+            (false, _) => Reduce::None,
+            (true, 1) => Reduce::CentreRotation,
+            (true, _) => Reduce::FirstOfOrbit,
+        };
+        let first_cell = order_cells[0];
+        let turn = |c: usize| (n - 1 - c % n) * n + c / n;
+        let first_orbit = [
+            turn(first_cell),
+            turn(turn(first_cell)),
+            turn(turn(turn(first_cell))),
+        ];
+        let centre = (n / 2) * n + n / 2;
+        let every = |w: usize| !from_bit(nori, w);
+        let mut allowed = Vec::with_capacity(cells * words);
+        let mut placed = vec![false; cells];
+        let mut steps: Vec<Step> = Vec::with_capacity(cells);
+        for &c in &order_cells {
+            let prev = steps.last().map(|s| s.cell);
+            let (mut nbs, mut k) = ([(0, 0); 4], 0);
+            let (mut older, mut n_older, mut link) = ([(0, 0); 4], 0, None);
+            for nb in neighbours(n, c).filter(|&(_, b)| placed[b]) {
+                nbs[k] = nb;
+                k += 1;
+                if Some(nb.1) == prev {
+                    link = Some(nb.0);
+                } else {
+                    older[n_older] = nb;
+                    n_older += 1;
+                }
+            }
+            steps.push(Step {
+                cell: c,
+                nbs,
+                k,
+                link,
+                older,
+                n_older,
+                above_first: reduce == Reduce::FirstOfOrbit
+                    && c != first_cell
+                    && first_orbit.contains(&c),
+            });
+            let from = allowed.len();
+            allowed.extend((0..words).map(every));
+            let centre_rotation = reduce == Reduce::CentreRotation && c == centre;
+            if centre_rotation {
+                // Rotation 0: every fourth bit.
+                for w in &mut allowed[from..] {
+                    *w &= 0x1111_1111_1111_1111;
+                }
+            }
+            if !symmetry.is_none() {
+                for o in 0..nori {
+                    let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
+                    if !symmetry.allows(puzzle, c, tile, r) {
+                        allowed[from + o / 64] &= !(1 << (o % 64));
+                    }
+                }
+            }
+            placed[c] = true;
+        }
+        let mut above = Vec::new();
+        if reduce == Reduce::FirstOfOrbit {
+            above.reserve(puzzle.len() * words);
+            for t in 0..puzzle.len() {
+                above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
+            }
+        }
+        Tables {
+            puzzle,
+            cells,
+            words,
+            fit,
+            steps,
+            allowed,
+            above,
+            symmetry: (!symmetry.is_none()).then_some(symmetry),
+            reduce,
+            first_cell,
+            place: (0..nori)
+                .map(|o| Placement {
+                    tile: puzzle.tiles[o / 4].id,
+                    rotation: (o % 4) as u8,
+                })
+                .collect(),
+            turns: if reduce == Reduce::None {
+                Vec::new()
+            } else {
+                // (i, j) goes to (n-1-j, i), (n-1-i, n-1-j), (j, n-1-i).
+                let mut turns = Vec::with_capacity(4 * cells);
+                turns.extend(0..cells);
+                for k in 1..4 {
+                    for i in 0..n {
+                        for j in 0..n {
+                            let (a, b) = match k {
+                                1 => (n - 1 - j, i),
+                                2 => (n - 1 - i, n - 1 - j),
+                                _ => (j, n - 1 - i),
+                            };
+                            turns.push(a * n + b);
+                        }
+                    }
+                }
+                turns
+            },
+        }
+    }
+    /// The orientations a cell may hold when its neighbour in direction
+    /// `dir` holds orientation `o`.
+    #[inline(always)]
+    pub(super) fn fit_of<const W: usize>(&self, o: usize, dir: usize) -> [u64; W] {
+        words(&self.fit, (o * 4 + (dir & 3)) * W)
+    }
+
+    /// Hand a complete board to `out`: itself, or its four turns under the
+    /// turn reduction; boards the user's symmetry rules reject are dropped.
+    /// `buf` is a reused buffer.
+    pub(super) fn emit(
+        &self,
+        placed: &[u16],
+        buf: &mut Vec<Placement>,
+        out: &mut dyn FnMut(&[Placement]),
+    ) {
+        let placed = &placed[..self.cells];
+        if self.reduce == Reduce::None {
+            buf.clear();
+            buf.extend(placed.iter().map(|&o| self.place[o as usize]));
+            match self.symmetry {
+                Some(sym) => {
+                    let s = Solution::new(buf.clone());
+                    if sym.accepts(self.puzzle, &s) {
+                        out(s.cells());
+                    }
+                }
+                None => out(buf),
+            }
+            return;
+        }
+        // Turn k sends the tile of cell c to turns[k][c], k quarter turns
+        // further round.
+        buf.resize(self.cells, self.place[0]);
+        for (k, to) in self.turns.chunks_exact(self.cells).enumerate() {
+            for (&o, &dest) in placed.iter().zip(to) {
+                let o = o as usize;
+                buf[dest] = self.place[(o & !3) | ((o + k) & 3)];
+            }
+            out(buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantOptions, Rng, plant};
+
+    #[test]
+    fn partner_codes() {
+        let e = |motif, half| code(Edge { motif, half });
+        assert_eq!(partner(e(5, Half::Plus)), e(5, Half::Minus));
+        assert_eq!(partner(e(5, Half::Minus)), e(5, Half::Plus));
+        assert_eq!(partner(e(5, Half::Same)), e(5, Half::Same));
+        assert_eq!(partner(e(0, Half::Plus)), e(0, Half::Minus));
+        assert_eq!(partner(e(0, Half::Same)), e(0, Half::Same));
+    }
+
+    #[test]
+    fn bit_ranges() {
+        assert_eq!(from_bit(0, 0), !0);
+        assert_eq!(from_bit(4, 0), !0 << 4);
+        assert_eq!(from_bit(64, 0), 0);
+        assert_eq!(from_bit(64, 1), !0);
+        assert_eq!(from_bit(70, 1), !0 << 6);
+        assert_eq!(from_bit(70, 2), !0);
+    }
+
+    #[test]
+    fn turn_tables_match_board_turns() {
+        for n in 1..=5 {
+            let (p, planted) = plant(
+                &mut Rng::new(n as u64),
+                &PlantOptions {
+                    n,
+                    motifs: 3,
+                    self_matching: false,
+                },
+            );
+            let sym = Symmetry::none();
+            let t = Tables::new(&p, Order::Spiral, &sym, true);
+            let placed: Vec<u16> = planted
+                .cells()
+                .iter()
+                .map(|c| {
+                    (p.tiles.iter().position(|x| x.id == c.tile).unwrap() * 4) as u16
+                        + c.rotation as u16
+                })
+                .collect();
+            let mut got = Vec::new();
+            t.emit(&placed, &mut Vec::new(), &mut |cells| {
+                got.push(cells.to_vec())
+            });
+            let want: Vec<Vec<Placement>> =
+                planted.turns().iter().map(|s| s.cells().to_vec()).collect();
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+}
