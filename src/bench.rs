@@ -42,8 +42,8 @@ pub struct Run {
     pub equivalence: String,
     /// 1-based.
     pub repeat: usize,
-    pub raw: usize,
-    pub canonical: usize,
+    pub raw: u128,
+    pub canonical: u128,
     pub complete: bool,
     pub wall_time_s: f64,
     /// Backtracking nodes.
@@ -87,8 +87,8 @@ fn row(label: &str, repeat: usize, r: &SolveResult) -> Run {
         symmetry: r.symmetry.clone(),
         equivalence: r.equivalence.name().to_string(),
         repeat,
-        raw: r.raw.len(),
-        canonical: r.canonical().len(),
+        raw: r.counts.raw,
+        canonical: r.counts.under(r.equivalence),
         complete: r.outcome.is_complete(),
         wall_time_s: r.wall_time.as_secs_f64(),
         nodes: r.stats.nodes,
@@ -145,15 +145,15 @@ pub fn run(
                     match &reference {
                         None => reference = Some(r),
                         Some(first) if !disagreed => {
-                            let raw_differs = (first.raw.len() != r.raw.len()).then(|| {
+                            let raw_differs = (first.counts.raw != r.counts.raw).then(|| {
                                 format!(
                                     "the same canonical solutions, but {} ({}) found {} raw solutions and {} ({}) {}",
                                     first.solver,
                                     first.model,
-                                    first.raw.len(),
+                                    first.counts.raw,
                                     r.solver,
                                     r.model,
-                                    r.raw.len()
+                                    r.counts.raw
                                 )
                             });
                             if let Some(message) = first_difference(first, &r).or(raw_differs) {
@@ -327,7 +327,7 @@ mod tests {
     use crate::backtrack::Backtrack;
     use crate::board::Placement;
     use crate::generate::{PlantOptions, planted_set};
-    use crate::solve::{SolutionCallback, SolverRun};
+    use crate::solve::{SolutionCallback, SolverRun, Stands};
 
     /// A solver that reports the backtracking solver's solutions but the
     /// first: the disagreement the bench must catch.
@@ -350,9 +350,15 @@ mod tests {
         ) -> Result<SolverRun, SolveError> {
             struct Skip<'a>(&'a mut dyn SolutionCallback, bool);
             impl SolutionCallback for Skip<'_> {
-                fn on_solution(&mut self, cells: &[Placement]) {
+                fn on_solution(&mut self, cells: &[Placement], stands: Stands) {
                     if std::mem::replace(&mut self.1, true) {
-                        self.0.on_solution(cells);
+                        self.0.on_solution(cells, stands);
+                    } else if stands == Stands::Turns {
+                        // The first labelled board dropped, its turns kept.
+                        let s = crate::board::Solution::new(cells.to_vec());
+                        for t in &s.turns()[1..] {
+                            self.0.on_solution(t.cells(), Stands::Board);
+                        }
                     }
                 }
             }

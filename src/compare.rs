@@ -17,8 +17,8 @@ pub struct Row {
     pub model: String,
     pub symmetry: String,
     pub equivalence: String,
-    pub raw: usize,
-    pub canonical: usize,
+    pub raw: u128,
+    pub canonical: u128,
     pub complete: bool,
     pub wall_time_s: f64,
     /// Backtracking nodes, or CP-SAT branches.
@@ -51,8 +51,8 @@ pub fn compare(
             model: r.model.clone(),
             symmetry: r.symmetry.clone(),
             equivalence: r.equivalence.name().to_string(),
-            raw: r.raw.len(),
-            canonical: r.canonical().len(),
+            raw: r.counts.raw,
+            canonical: r.counts.under(r.equivalence),
             complete: r.outcome.is_complete(),
             wall_time_s: r.wall_time.as_secs_f64(),
             work: r.stats.nodes.or(r.stats.branches).unwrap_or(0),
@@ -171,7 +171,7 @@ pub fn json(rows: &[Row], disagreements: &[Disagreement]) -> String {
 mod tests {
     use super::*;
     use crate::board::Placement;
-    use crate::solve::{Outcome, SolverStats};
+    use crate::solve::{Counts, Keep, Outcome, SolverStats};
     use crate::symmetry::Equivalence;
 
     fn result(solver: &str, sols: Vec<Solution>) -> SolveResult {
@@ -182,6 +182,12 @@ mod tests {
             symmetry: "none".into(),
             equivalence: Equivalence::Rotation,
             outcome: Outcome::Complete,
+            counts: Counts {
+                raw: sols.len() as u128,
+                classes: sols.len() as u128,
+                pictures: sols.len() as u128,
+            },
+            keep: Keep::All,
             raw: sols.clone(),
             classes: sols.clone(),
             pictures: sols,

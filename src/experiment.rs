@@ -26,10 +26,10 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    fn of(reference: &BTreeSet<Solution>, got: &[Solution], raw: usize) -> Verdict {
+    fn of(reference: &BTreeSet<Solution>, got: &[Solution], raw: u128) -> Verdict {
         let got: BTreeSet<&Solution> = got.iter().collect();
         let lost = reference.iter().filter(|s| !got.contains(s)).count();
-        let duplicates = raw - got.len();
+        let duplicates = usize::try_from(raw - got.len() as u128).unwrap_or(usize::MAX);
         if lost == 0 && duplicates == 0 {
             Verdict::Exact
         } else {
@@ -70,9 +70,9 @@ pub struct Row {
     /// `None` when the formulation applies; else why not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_applicable: Option<String>,
-    pub raw: usize,
-    pub classes: usize,
-    pub pictures: usize,
+    pub raw: u128,
+    pub classes: u128,
+    pub pictures: u128,
     pub complete: bool,
     pub wall_time_s: f64,
     pub branches: u64,
@@ -140,9 +140,9 @@ pub fn run(
                 complete,
             ));
         }
-        row.raw = r.raw.len();
-        row.classes = r.classes.len();
-        row.pictures = r.pictures.len();
+        row.raw = r.counts.raw;
+        row.classes = r.counts.classes;
+        row.pictures = r.counts.pictures;
         row.complete = complete;
         row.wall_time_s = r.wall_time.as_secs_f64();
         row.branches = r.stats.branches.unwrap_or(0);

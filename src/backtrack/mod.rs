@@ -74,6 +74,9 @@ impl Solver for Backtrack {
     fn version(&self) -> String {
         env!("CARGO_PKG_VERSION").to_string()
     }
+    fn exact_reports(&self) -> bool {
+        true
+    }
     fn model_name(&self) -> String {
         if self.reduce_turns {
             self.order.name().to_string()
@@ -166,16 +169,21 @@ impl Solver for Backtrack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Placement;
+    use crate::board::{Placement, Solution};
     use crate::generate::{PlantOptions, Rng, plant};
-    use crate::solve::StopToken;
+    use crate::solve::{Stands, StopToken};
 
     /// Every board the solver reports, in order.
     #[derive(Default)]
     struct Boards(Vec<Vec<Placement>>);
     impl SolutionCallback for Boards {
-        fn on_solution(&mut self, cells: &[Placement]) {
-            self.0.push(cells.to_vec());
+        fn on_solution(&mut self, cells: &[Placement], stands: Stands) {
+            let s = Solution::new(cells.to_vec());
+            match stands {
+                Stands::Board => self.0.push(cells.to_vec()),
+                Stands::Turns => self.0.extend(s.turns().iter().map(|t| t.cells().to_vec())),
+                Stands::PictureClass => panic!("the labelled search reports no pictures"),
+            }
         }
     }
 

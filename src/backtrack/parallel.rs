@@ -28,7 +28,7 @@ impl Run<'_, '_> {
             let mut st = State::<W>::new(t.cells, stop, check);
             let mut buf = Vec::new();
             let mut out = |cells: &[Placement]| {
-                callback.on_solution(cells);
+                callback.on_solution(cells, t.stands);
                 if callback.enough() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -82,7 +82,7 @@ impl Run<'_, '_> {
             };
             for batch in rx {
                 for cells in batch.chunks(t.cells) {
-                    callback.on_solution(cells);
+                    callback.on_solution(cells, t.stands);
                     progress.solutions += 1;
                 }
                 progress.subproblems_done += 1;

@@ -1,9 +1,10 @@
 //! The tables the search reads, built once per puzzle: orientations and
 //! their edge codes, the fit sets, the steps of the placement order, the
-//! per-depth allowed sets, and the board turns for emitting solutions.
+//! per-depth allowed sets.
 
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
+use crate::solve::Stands;
 use crate::symmetry::Symmetry;
 
 use super::MAX_TILES;
@@ -77,14 +78,12 @@ pub(super) struct Tables<'p> {
     pub(super) above: Vec<u64>,
     /// The user's symmetry rules, when there are any.
     pub(super) symmetry: Option<&'p Symmetry>,
-    pub(super) reduce: Reduce,
     pub(super) first_cell: usize,
     /// Per orientation: its placement.
     pub(super) place: Vec<Placement>,
-    /// For emitting turns, at `k * cells + c` for k = 0..4 (empty without
-    /// the turn reduction): the cell that cell c's tile moves to under k
-    /// quarter turns.
-    pub(super) turns: Vec<usize>,
+    /// What each emitted board stands for: its four turns under the turn
+    /// reduction, else itself.
+    pub(super) stands: Stands,
 }
 
 /// Word `w` of the set of bits from `bit` on.
@@ -234,7 +233,6 @@ impl<'p> Tables<'p> {
             allowed,
             above,
             symmetry: (!symmetry.is_none()).then_some(symmetry),
-            reduce,
             first_cell,
             place: (0..nori)
                 .map(|o| Placement {
@@ -242,25 +240,10 @@ impl<'p> Tables<'p> {
                     rotation: (o % 4) as u8,
                 })
                 .collect(),
-            turns: if reduce == Reduce::None {
-                Vec::new()
+            stands: if reduce == Reduce::None {
+                Stands::Board
             } else {
-                // (i, j) goes to (n-1-j, i), (n-1-i, n-1-j), (j, n-1-i).
-                let mut turns = Vec::with_capacity(4 * cells);
-                turns.extend(0..cells);
-                for k in 1..4 {
-                    for i in 0..n {
-                        for j in 0..n {
-                            let (a, b) = match k {
-                                1 => (n - 1 - j, i),
-                                2 => (n - 1 - i, n - 1 - j),
-                                _ => (j, n - 1 - i),
-                            };
-                            turns.push(a * n + b);
-                        }
-                    }
-                }
-                turns
+                Stands::Turns
             },
         }
     }
@@ -271,39 +254,25 @@ impl<'p> Tables<'p> {
         words(&self.fit, (o * 4 + (dir & 3)) * W)
     }
 
-    /// Hand a complete board to `out`: itself, or its four turns under the
-    /// turn reduction; boards the user's symmetry rules reject are dropped.
-    /// `buf` is a reused buffer.
+    /// Hand a complete board to `out` (standing for [`Tables::stands`]);
+    /// boards the user's symmetry rules reject are dropped. `buf` is a
+    /// reused buffer.
     pub(super) fn emit(
         &self,
         placed: &[u16],
         buf: &mut Vec<Placement>,
         out: &mut dyn FnMut(&[Placement]),
     ) {
-        let placed = &placed[..self.cells];
-        if self.reduce == Reduce::None {
-            buf.clear();
-            buf.extend(placed.iter().map(|&o| self.place[o as usize]));
-            match self.symmetry {
-                Some(sym) => {
-                    let s = Solution::new(buf.clone());
-                    if sym.accepts(self.puzzle, &s) {
-                        out(s.cells());
-                    }
+        buf.clear();
+        buf.extend(placed[..self.cells].iter().map(|&o| self.place[o as usize]));
+        match self.symmetry {
+            Some(sym) => {
+                let s = Solution::new(buf.clone());
+                if sym.accepts(self.puzzle, &s) {
+                    out(s.cells());
                 }
-                None => out(buf),
             }
-            return;
-        }
-        // Turn k sends the tile of cell c to turns[k][c], k quarter turns
-        // further round.
-        buf.resize(self.cells, self.place[0]);
-        for (k, to) in self.turns.chunks_exact(self.cells).enumerate() {
-            for (&o, &dest) in placed.iter().zip(to) {
-                let o = o as usize;
-                buf[dest] = self.place[(o & !3) | ((o + k) & 3)];
-            }
-            out(buf);
+            None => out(buf),
         }
     }
 }
@@ -311,7 +280,6 @@ impl<'p> Tables<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{PlantOptions, Rng, plant};
 
     #[test]
     fn partner_codes() {
@@ -331,36 +299,5 @@ mod tests {
         assert_eq!(from_bit(64, 1), !0);
         assert_eq!(from_bit(70, 1), !0 << 6);
         assert_eq!(from_bit(70, 2), !0);
-    }
-
-    #[test]
-    fn turn_tables_match_board_turns() {
-        for n in 1..=5 {
-            let (p, planted) = plant(
-                &mut Rng::new(n as u64),
-                &PlantOptions {
-                    n,
-                    motifs: 3,
-                    self_matching: false,
-                },
-            );
-            let sym = Symmetry::none();
-            let t = Tables::new(&p, Order::Spiral, &sym, true);
-            let placed: Vec<u16> = planted
-                .cells()
-                .iter()
-                .map(|c| {
-                    (p.tiles.iter().position(|x| x.id == c.tile).unwrap() * 4) as u16
-                        + c.rotation as u16
-                })
-                .collect();
-            let mut got = Vec::new();
-            t.emit(&placed, &mut Vec::new(), &mut |cells| {
-                got.push(cells.to_vec())
-            });
-            let want: Vec<Vec<Placement>> =
-                planted.turns().iter().map(|s| s.cells().to_vec()).collect();
-            assert_eq!(got, want, "n = {n}");
-        }
     }
 }

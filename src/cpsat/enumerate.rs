@@ -21,14 +21,13 @@ use std::time::{Duration, Instant};
 
 use prost::Message;
 
-use crate::board::{Placement, Solution, extensions};
+use crate::board::{Placement, extensions};
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use crate::solve::{
     Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
-    StopReason,
+    Stands, StopReason,
 };
-use crate::symmetry::same_picture;
 
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Stopper};
@@ -117,12 +116,12 @@ pub enum Expansion {
 }
 
 impl Expansion {
-    /// The boards a solution of the reduced model stands for.
-    pub fn boards(self, puzzle: &Puzzle, found: Solution) -> Vec<Solution> {
+    /// What a solution of the reduced model stands for.
+    pub fn stands(self) -> Stands {
         match self {
-            Expansion::None => vec![found],
-            Expansion::Turns => found.turns().to_vec(),
-            Expansion::Pictures => same_picture(puzzle, &found),
+            Expansion::None => Stands::Board,
+            Expansion::Turns => Stands::Turns,
+            Expansion::Pictures => Stands::PictureClass,
         }
     }
 }
@@ -322,9 +321,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             // the collector keeps each once.
             for values in &r.solutions {
                 if let Some(cells) = model.decode(values) {
-                    for s in expansion.boards(puzzle, Solution::new(cells)) {
-                        callback.on_solution(s.cells());
-                    }
+                    callback.on_solution(&cells, expansion.stands());
                 }
             }
             if split {

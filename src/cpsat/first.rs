@@ -17,7 +17,9 @@ use prost::Message;
 
 use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
-use crate::solve::{RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, StopReason};
+use crate::solve::{
+    RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
+};
 
 use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
@@ -133,17 +135,13 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
         };
         let found = Solution::new(cells);
         // Every turn of a solution is one; the model may admit any of them
-        // unless it keeps one board per class, so all are forbidden.
-        let (delivered, blocked) = match expansion {
-            Expansion::Pictures => (expansion.boards(puzzle, found.clone()), vec![found]),
-            Expansion::Turns | Expansion::None => {
-                let turns = Expansion::Turns.boards(puzzle, found);
-                (turns.clone(), turns)
-            }
+        // unless it keeps one board per class, so all are forbidden (one
+        // board per picture: the others show other pictures).
+        let (stands, blocked) = match expansion {
+            Expansion::Pictures => (Stands::PictureClass, vec![found.clone()]),
+            Expansion::Turns | Expansion::None => (Stands::Turns, found.turns().to_vec()),
         };
-        for s in &delivered {
-            callback.on_solution(s.cells());
-        }
+        callback.on_solution(found.cells(), stands);
         if callback.enough() {
             return stopped(stats);
         }

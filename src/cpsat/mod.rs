@@ -71,7 +71,7 @@ impl CpSat {
 /// Most labelled boards per picture for which the enumeration searches one
 /// board per picture and expands it, rather than one board turn per class:
 /// beyond this, expanding would cost more than it saves.
-const MAX_EXPANSION: u64 = 4096;
+pub const MAX_EXPANSION: u128 = 4096;
 
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
 /// breaking, and, with no symmetry breaking asked for and not `full_tree`,
@@ -90,7 +90,7 @@ pub fn model_for(
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
-    } else if (5..=MAX_EXPANSION).contains(&labellings_per_picture(puzzle)) {
+    } else if labellings_per_picture(puzzle).is_some_and(|l| (5..=MAX_EXPANSION).contains(&l)) {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
     } else {

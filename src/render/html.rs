@@ -53,9 +53,9 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
         model = escape(&res.model),
         symmetry = escape(&res.symmetry),
         complete = escape(&r.completeness()),
-        raw = res.raw.len(),
-        classes = res.classes.len(),
-        pics = res.pictures.len(),
+        raw = res.counts.raw,
+        classes = res.counts.classes,
+        pics = res.counts.pictures,
         shown = if r.all {
             "every raw solution".to_string()
         } else {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::board::Solution;
-use crate::solve::{Outcome, SolverStats, StopReason};
+use crate::solve::{Keep, Outcome, SolverStats, StopReason};
 
 #[derive(Serialize)]
 struct Json<'a> {
@@ -25,11 +25,13 @@ struct Json<'a> {
     stopped_by: Option<StopReason>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
-    raw_count: usize,
-    canonical_count: usize,
-    classes_count: usize,
-    pictures_count: usize,
-    solutions: &'a [Solution],
+    raw_count: u128,
+    canonical_count: u128,
+    classes_count: u128,
+    pictures_count: u128,
+    /// Absent when the run kept no solutions (`--count`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<&'a [Solution]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     raw_solutions: Option<&'a [Solution]>,
     wall_time_s: f64,
@@ -59,11 +61,11 @@ pub fn render(r: &Report<'_>) -> String {
         outcome,
         stopped_by,
         error,
-        raw_count: res.raw.len(),
-        canonical_count: res.canonical().len(),
-        classes_count: res.classes.len(),
-        pictures_count: res.pictures.len(),
-        solutions: res.canonical(),
+        raw_count: res.counts.raw,
+        canonical_count: res.counts.under(res.equivalence),
+        classes_count: res.counts.classes,
+        pictures_count: res.counts.pictures,
+        solutions: matches!(res.keep, Keep::All | Keep::Canonical).then(|| res.canonical()),
         raw_solutions: r.all.then_some(res.raw.as_slice()),
         wall_time_s: res.wall_time.as_secs_f64(),
         solver_stats: &res.stats,

@@ -24,13 +24,13 @@ pub fn render(r: &Report<'_>) -> String {
         res.symmetry,
         res.equivalence.name()
     );
-    let _ = writeln!(out, "raw solutions: {}", res.raw.len());
-    let _ = writeln!(out, "canonical solutions: {}", res.canonical().len());
+    let c = &res.counts;
+    let _ = writeln!(out, "raw solutions: {}", c.raw);
+    let _ = writeln!(out, "canonical solutions: {}", c.under(res.equivalence));
     let _ = writeln!(
         out,
         "classes: {} (up to board turns), pictures: {}",
-        res.classes.len(),
-        res.pictures.len()
+        c.classes, c.pictures
     );
     let _ = writeln!(out, "search: {}", r.completeness());
     let _ = writeln!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());

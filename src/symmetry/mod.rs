@@ -180,16 +180,16 @@ pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
 
 /// How many labelled boards show each picture of this puzzle: the product of
 /// k! over the classes of k identical tiles and of 4 / period over the
-/// tiles (saturating at `u64::MAX`).
-pub fn labellings_per_picture(puzzle: &Puzzle) -> u64 {
+/// tiles; `None` past `u128`.
+pub fn labellings_per_picture(puzzle: &Puzzle) -> Option<u128> {
     let perms = identical_classes(puzzle)
         .iter()
-        .flat_map(|c| 2..=c.len() as u64)
-        .fold(1u64, |a, k| a.saturating_mul(k));
+        .flat_map(|c| 2..=c.len() as u128)
+        .try_fold(1u128, |a, k| a.checked_mul(k))?;
     puzzle
         .tiles
         .iter()
-        .fold(perms, |a, t| a.saturating_mul(4 / period(t) as u64))
+        .try_fold(perms, |a, t| a.checked_mul(4 / period(t) as u128))
 }
 
 /// The canonical form of a solution's picture class: over the four turns of
@@ -578,7 +578,7 @@ mod tests {
         assert_eq!(periods, vec![1, 2, 4, 4]);
         assert_eq!(identical_classes(&p), vec![vec![3, 4]]);
         // 2! for tiles 3 and 4, 4/1 for tile 1, 4/2 for tile 2.
-        assert_eq!(labellings_per_picture(&p), 16);
+        assert_eq!(labellings_per_picture(&p), Some(16));
     }
 
     proptest! {
@@ -599,7 +599,7 @@ mod tests {
                 return Ok(());
             };
             let all = same_picture(&p, &s);
-            prop_assert_eq!(all.len() as u64, labellings_per_picture(&p));
+            prop_assert_eq!(Some(all.len() as u128), labellings_per_picture(&p));
             prop_assert!(all.contains(&s));
             prop_assert!(all.windows(2).all(|w| w[0] < w[1]));
             for t in &all {

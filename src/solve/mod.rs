@@ -5,7 +5,9 @@
 //! [`Collector`] is the callback the CLI uses: it verifies each assignment
 //! independently of the solver, canonicalizes it and de-duplicates.
 
-use std::collections::BTreeSet;
+mod collector;
+mod compact;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -15,13 +17,53 @@ use thiserror::Error;
 
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
-use crate::symmetry::{
-    Equivalence, Symmetry, SymmetryError, canonical, picture_canonical, pictures_are_labels,
-};
+use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
+
+pub use collector::{Collector, Counts};
+
+/// What one reported board stands for. A solver uses one kind per run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stands {
+    /// Itself: one labelled solution.
+    Board,
+    /// Its four board turns: one class under board turns.
+    Turns,
+    /// Every labelled solution whose picture is a turn of its picture: one
+    /// picture class (the collector counts or expands it; a picture class
+    /// may be reported more than once).
+    PictureClass,
+}
+
+/// What the collector keeps of a run besides the exact counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Every labelled solution, class and picture class (sorted lists).
+    #[default]
+    All,
+    /// The classes under the equivalence (a sorted list).
+    Canonical,
+    /// Nothing: each new class under the equivalence goes to the stream.
+    Stream,
+    /// Nothing: counts only.
+    Count,
+}
+
+impl Keep {
+    /// Whether a solver may report picture classes of a puzzle with this
+    /// many labellings per picture: yes when the caller needs no labelled
+    /// boards, or when expanding them costs at most `max` per picture.
+    pub fn pictures_suffice(self, e: Equivalence, labellings: Option<u128>, max: u128) -> bool {
+        let labelled = self == Keep::All || (e == Equivalence::Rotation && self != Keep::Count);
+        !labelled || labellings.is_some_and(|l| l <= max)
+    }
+}
 
 /// Receives every assignment a solver enumerates (row-major placements).
 pub trait SolutionCallback {
-    fn on_solution(&mut self, cells: &[Placement]);
+    /// One board and what it stands for. Over one run, the labelled
+    /// solutions covered by `Board` and `Turns` reports are distinct when
+    /// the solver's [`Solver::exact_reports`] says so.
+    fn on_solution(&mut self, cells: &[Placement], stands: Stands);
     /// Called between units of work (e.g. finished subproblems).
     fn on_progress(&mut self, _progress: &Progress) {}
     /// Whether the caller has all it asked for (`--limit`): the solver then
@@ -95,6 +137,8 @@ pub struct SolveOptions {
     pub equivalence: Equivalence,
     /// Stop once this many classes (under `equivalence`) are found.
     pub limit: Option<usize>,
+    /// What the collector keeps besides the counts.
+    pub keep: Keep,
 }
 
 impl Default for SolveOptions {
@@ -107,6 +151,7 @@ impl Default for SolveOptions {
             symmetry: Symmetry::none(),
             equivalence: Equivalence::Rotation,
             limit: None,
+            keep: Keep::All,
         }
     }
 }
@@ -209,6 +254,11 @@ pub trait Solver {
     fn version(&self) -> String;
     /// The formulation or search order used, e.g. `table`.
     fn model_name(&self) -> String;
+    /// Whether it never reports a labelled solution twice in one run (the
+    /// collector then need not remember boards to count them).
+    fn exact_reports(&self) -> bool {
+        false
+    }
     /// The size of the model it would solve, if it solves a model.
     fn model_size(&self, _puzzle: &Puzzle, _symmetry: &Symmetry) -> Option<crate::model::Size> {
         None
@@ -220,115 +270,6 @@ pub trait Solver {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError>;
-}
-
-/// A progress observer: the progress and the distinct raw solutions so far.
-type ProgressFn<'p> = Box<dyn FnMut(&Progress, usize) + 'p>;
-
-/// The solution callback behind `scramble solve`: verifies, canonicalizes
-/// (under both equivalences), de-duplicates.
-pub struct Collector<'p> {
-    puzzle: &'p Puzzle,
-    raw: BTreeSet<Solution>,
-    classes: BTreeSet<Solution>,
-    pictures: BTreeSet<Solution>,
-    /// [`pictures_are_labels`] of the puzzle: picture classes need no work.
-    pictures_are_labels: bool,
-    reported: u64,
-    rejected: Option<(Solution, VerifyError)>,
-    progress: Option<ProgressFn<'p>>,
-    /// At most this many classes under this equivalence are kept.
-    limit: Option<(usize, Equivalence)>,
-}
-
-impl<'p> Collector<'p> {
-    pub fn new(puzzle: &'p Puzzle) -> Collector<'p> {
-        Collector {
-            puzzle,
-            raw: BTreeSet::new(),
-            classes: BTreeSet::new(),
-            pictures: BTreeSet::new(),
-            pictures_are_labels: pictures_are_labels(puzzle),
-            reported: 0,
-            rejected: None,
-            progress: None,
-            limit: None,
-        }
-    }
-
-    /// Keep at most `n` classes under `equivalence`: solutions of further
-    /// classes are dropped, and [`SolutionCallback::enough`] says so.
-    pub fn with_limit(mut self, n: usize, equivalence: Equivalence) -> Self {
-        self.limit = Some((n, equivalence));
-        self
-    }
-
-    fn kept(&self, e: Equivalence) -> usize {
-        match e {
-            Equivalence::Rotation => self.classes.len(),
-            Equivalence::Picture => self.pictures.len(),
-        }
-    }
-
-    /// Also report progress (with the number of distinct raw solutions so far).
-    pub fn with_progress(mut self, f: impl FnMut(&Progress, usize) + 'p) -> Self {
-        self.progress = Some(Box::new(f));
-        self
-    }
-
-    /// How many assignments the solver reported (duplicates included).
-    pub fn reported(&self) -> u64 {
-        self.reported
-    }
-}
-
-impl SolutionCallback for Collector<'_> {
-    fn on_solution(&mut self, cells: &[Placement]) {
-        self.reported += 1;
-        let s = Solution::new(cells.to_vec());
-        // A repeat of a verified solution needs no second check.
-        if self.raw.contains(&s) {
-            return;
-        }
-        if let Err(reason) = s.verify(self.puzzle) {
-            self.rejected.get_or_insert((s, reason));
-            return;
-        }
-        // A class seen before has its picture class recorded already: the
-        // picture canonical form is the same for every turn of a board.
-        let class = canonical(&s);
-        if !self.classes.contains(&class) {
-            let picture = if self.pictures_are_labels {
-                class.clone()
-            } else {
-                picture_canonical(self.puzzle, &class)
-            };
-            if let Some((n, e)) = self.limit {
-                // A new class past the limit is not kept.
-                let new = match e {
-                    Equivalence::Rotation => true,
-                    Equivalence::Picture => !self.pictures.contains(&picture),
-                };
-                if new && self.kept(e) >= n {
-                    return;
-                }
-            }
-            self.pictures.insert(picture);
-            self.classes.insert(class);
-        }
-        self.raw.insert(s);
-    }
-
-    fn enough(&self) -> bool {
-        self.limit.is_some_and(|(n, e)| self.kept(e) >= n)
-    }
-
-    fn on_progress(&mut self, progress: &Progress) {
-        let n = self.raw.len();
-        if let Some(f) = self.progress.as_mut() {
-            f(progress, n);
-        }
-    }
 }
 
 /// The explicit result of a solve.
@@ -361,11 +302,15 @@ pub struct SolveResult {
     /// The equivalence `canonical()` follows.
     pub equivalence: Equivalence,
     pub outcome: Outcome,
-    /// Distinct labelled solutions, sorted.
+    /// Exact counts of what was found.
+    pub counts: Counts,
+    /// What was kept of it ([`SolveOptions::keep`]).
+    pub keep: Keep,
+    /// Distinct labelled solutions, sorted ([`Keep::All`] only).
     pub raw: Vec<Solution>,
-    /// Canonical forms of the classes under board turns, sorted.
+    /// Canonical forms of the classes under board turns, sorted (when kept).
     pub classes: Vec<Solution>,
-    /// Canonical forms of the picture classes, sorted.
+    /// Canonical forms of the picture classes, sorted (when kept).
     pub pictures: Vec<Solution>,
     pub wall_time: Duration,
     pub stats: SolverStats,
@@ -403,17 +348,33 @@ pub fn run_with(
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
-    if let Some(n) = options.limit {
-        collector = collector.with_limit(n, options.equivalence);
-    }
+    collector.set_up(
+        options.keep,
+        options.equivalence,
+        options.limit,
+        solver.exact_reports(),
+    );
     let start = Instant::now();
     let run = solver.enumerate(puzzle, options, &mut collector)?;
     let wall_time = start.elapsed();
     if let Some((solution, reason)) = collector.rejected.take() {
         return Err(SolveError::Unverified { solution, reason });
     }
+    let counts = collector.counts();
+    let (raw, classes, pictures) = collector.into_lists();
+    if options.keep == Keep::All {
+        // The counts multiply out what the lists hold one by one.
+        debug_assert_eq!(
+            (counts.raw, counts.classes, counts.pictures),
+            (
+                raw.len() as u128,
+                classes.len() as u128,
+                pictures.len() as u128
+            )
+        );
+    }
     let outcome = match run.status {
-        RunStatus::Complete if collector.raw.is_empty() => Outcome::Infeasible,
+        RunStatus::Complete if counts.raw == 0 => Outcome::Infeasible,
         RunStatus::Complete => Outcome::Complete,
         RunStatus::Stopped(r) => Outcome::Incomplete(r),
         RunStatus::Invalid(m) => Outcome::Invalid(m),
@@ -425,9 +386,11 @@ pub fn run_with(
         symmetry: options.symmetry.name(),
         equivalence: options.equivalence,
         outcome,
-        raw: collector.raw.into_iter().collect(),
-        classes: collector.classes.into_iter().collect(),
-        pictures: collector.pictures.into_iter().collect(),
+        counts,
+        keep: options.keep,
+        raw,
+        classes,
+        pictures,
         wall_time,
         stats: run.stats,
     })
@@ -436,43 +399,6 @@ pub fn run_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
-
-    #[test]
-    fn collector_verifies_canonicalizes_and_deduplicates() {
-        let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let s = Solution::new(
-            [
-                (1, 1),
-                (9, 3),
-                (7, 2),
-                (4, 2),
-                (5, 3),
-                (3, 2),
-                (8, 0),
-                (6, 3),
-                (2, 2),
-            ]
-            .iter()
-            .map(|&x| x.into())
-            .collect(),
-        );
-        let mut c = Collector::new(&p);
-        for t in s.turns() {
-            c.on_solution(t.cells());
-            c.on_solution(t.cells());
-        }
-        assert_eq!(c.reported(), 8);
-        assert_eq!(c.raw.len(), 4);
-        assert_eq!(c.classes.len(), 1);
-        assert_eq!(c.pictures.len(), 1);
-        assert!(c.rejected.is_none());
-        let mut bad = s.cells().to_vec();
-        bad.swap(0, 1);
-        c.on_solution(&bad);
-        assert!(c.rejected.is_some());
-        assert_eq!(c.raw.len(), 4);
-    }
 
     #[test]
     fn split_parses() {

@@ -1,0 +1,429 @@
+//! The collector: verifies every report independently of the solver, counts
+//! labelled solutions, classes under board turns and picture classes
+//! exactly, and keeps what the caller asked for ([`Keep`]).
+//!
+//! What a report stands for ([`Stands`]) is multiplied out rather than
+//! expanded, unless the caller wants the labelled boards or classes
+//! themselves. Deduplication uses the kept lists when there are any, a
+//! [`CompactSet`] otherwise, and nothing where the solver promises no
+//! repeats ([`super::Solver::exact_reports`]).
+
+use std::collections::BTreeSet;
+
+use super::compact::{Codec, CompactSet};
+use super::{Keep, Progress, SolutionCallback, Stands};
+use crate::board::{Placement, Solution, VerifyError};
+use crate::puzzle::Puzzle;
+use crate::symmetry::{
+    Equivalence, canonical, labellings_per_picture, picture, picture_canonical,
+    pictures_are_labels, same_picture, turn_picture,
+};
+
+/// Exact counts of what a run found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Labelled solutions.
+    pub raw: u128,
+    /// Classes of labelled solutions under board turns.
+    pub classes: u128,
+    /// Picture classes (pictures up to board turns).
+    pub pictures: u128,
+}
+
+impl Counts {
+    /// The number of classes under an equivalence.
+    pub fn under(&self, e: Equivalence) -> u128 {
+        match e {
+            Equivalence::Rotation => self.classes,
+            Equivalence::Picture => self.pictures,
+        }
+    }
+}
+
+/// One kind of thing counted: its count, and the things themselves when
+/// kept, or a compact set when repeats must be caught without keeping them.
+struct Tally {
+    count: u128,
+    kept: Option<BTreeSet<Solution>>,
+    seen: Option<CompactSet>,
+}
+
+impl Tally {
+    fn new(keep: bool) -> Tally {
+        Tally {
+            count: 0,
+            kept: keep.then(BTreeSet::new),
+            seen: None,
+        }
+    }
+
+    /// Whether `s` was added before. Without a kept list and with `dedup`
+    /// false, nothing is remembered and everything is new.
+    fn seen_before(&mut self, s: &Solution, dedup: bool, codec: &Codec) -> bool {
+        match (&self.kept, dedup) {
+            (Some(k), _) => k.contains(s),
+            (None, true) => self
+                .seen
+                .get_or_insert_with(|| CompactSet::new(codec.clone()))
+                .contains(s),
+            (None, false) => false,
+        }
+    }
+
+    /// Count `s` (new: the caller checked) and remember it as asked.
+    fn add(&mut self, s: Solution, dedup: bool, codec: &Codec) {
+        self.count += 1;
+        match (&mut self.kept, dedup) {
+            (Some(k), _) => {
+                k.insert(s);
+            }
+            (None, true) => {
+                self.seen
+                    .get_or_insert_with(|| CompactSet::new(codec.clone()))
+                    .insert(&s);
+            }
+            (None, false) => {}
+        }
+    }
+
+    fn list(self) -> Vec<Solution> {
+        self.kept
+            .map(|k| k.into_iter().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// A progress observer: the progress and the classes (under the
+/// equivalence) so far.
+type ProgressFn<'p> = Box<dyn FnMut(&Progress, u128) + 'p>;
+
+/// A stream observer: each new class under the equivalence, as found.
+type StreamFn<'p> = Box<dyn FnMut(&Solution) + 'p>;
+
+/// The solution callback behind every run: verifies, counts, canonicalizes,
+/// de-duplicates, keeps or streams.
+pub struct Collector<'p> {
+    puzzle: &'p Puzzle,
+    codec: Codec,
+    equivalence: Equivalence,
+    keep: Keep,
+    /// The solver reports no labelled board twice.
+    exact: bool,
+    raw: Tally,
+    classes: Tally,
+    pictures: Tally,
+    /// Labelled boards per picture (None past `u128`).
+    labellings: Option<u128>,
+    pictures_are_labels: bool,
+    reported: u64,
+    pub(super) rejected: Option<(Solution, VerifyError)>,
+    progress: Option<ProgressFn<'p>>,
+    stream: Option<StreamFn<'p>>,
+    /// At most this many classes under the equivalence are counted.
+    limit: Option<usize>,
+}
+
+impl<'p> Collector<'p> {
+    /// A collector keeping everything ([`Keep::All`]), classes under board
+    /// turns; [`super::run_with`] sets it up from the solve options.
+    pub fn new(puzzle: &'p Puzzle) -> Collector<'p> {
+        let mut c = Collector {
+            puzzle,
+            codec: Codec::new(puzzle),
+            equivalence: Equivalence::Rotation,
+            keep: Keep::All,
+            exact: false,
+            raw: Tally::new(false),
+            classes: Tally::new(false),
+            pictures: Tally::new(false),
+            labellings: labellings_per_picture(puzzle),
+            pictures_are_labels: pictures_are_labels(puzzle),
+            reported: 0,
+            rejected: None,
+            progress: None,
+            stream: None,
+            limit: None,
+        };
+        c.set_up(Keep::All, Equivalence::Rotation, None, false);
+        c
+    }
+
+    /// What to keep, the equivalence, the limit, and whether the solver
+    /// promises no repeats. Called before the first report.
+    pub(super) fn set_up(
+        &mut self,
+        keep: Keep,
+        equivalence: Equivalence,
+        limit: Option<usize>,
+        exact: bool,
+    ) {
+        debug_assert_eq!(self.reported, 0, "set up before the first report");
+        let rotation = equivalence == Equivalence::Rotation;
+        let (raw, classes, pictures) = match keep {
+            Keep::All => (true, true, true),
+            Keep::Canonical => (false, rotation, !rotation),
+            Keep::Stream | Keep::Count => (false, false, false),
+        };
+        self.keep = keep;
+        self.equivalence = equivalence;
+        self.limit = limit;
+        self.exact = exact;
+        self.raw = Tally::new(raw);
+        self.classes = Tally::new(classes);
+        self.pictures = Tally::new(pictures);
+    }
+
+    /// Also report progress.
+    pub fn with_progress(mut self, f: impl FnMut(&Progress, u128) + 'p) -> Self {
+        self.progress = Some(Box::new(f));
+        self
+    }
+
+    /// Hand each new class (under the equivalence, canonical form) to `f`
+    /// as soon as it is known to be new.
+    pub fn with_stream(mut self, f: impl FnMut(&Solution) + 'p) -> Self {
+        self.stream = Some(Box::new(f));
+        self
+    }
+
+    /// How many reports the solver made (repeats included).
+    pub fn reported(&self) -> u64 {
+        self.reported
+    }
+
+    pub fn counts(&self) -> Counts {
+        Counts {
+            raw: self.raw.count,
+            classes: self.classes.count,
+            pictures: self.pictures.count,
+        }
+    }
+
+    /// The kept lists (labelled, classes, pictures), sorted; empty where
+    /// not kept.
+    pub(super) fn into_lists(self) -> (Vec<Solution>, Vec<Solution>, Vec<Solution>) {
+        (self.raw.list(), self.classes.list(), self.pictures.list())
+    }
+
+    /// Whether the caller needs labelled boards or classes themselves (so
+    /// a picture class must be expanded into them).
+    fn wants_labelled(&self) -> bool {
+        self.raw.kept.is_some()
+            || self.classes.kept.is_some()
+            || (self.equivalence == Equivalence::Rotation
+                && (self.stream.is_some() || self.limit.is_some()))
+    }
+
+    fn at_limit(&self) -> bool {
+        self.limit
+            .is_some_and(|n| self.counts().under(self.equivalence) >= n as u128)
+    }
+
+    fn emit(&mut self, s: &Solution) {
+        if let Some(f) = self.stream.as_mut() {
+            f(s);
+        }
+    }
+
+    /// A class not seen before: its picture class, the limit, the stream.
+    /// Returns false when the limit turns it away.
+    fn new_class(&mut self, class: Solution, dedup: bool) -> bool {
+        let picture = (!self.pictures_are_labels).then(|| picture_canonical(self.puzzle, &class));
+        let new_picture = match &picture {
+            None => true,
+            Some(pc) => !self.pictures.seen_before(pc, true, &self.codec),
+        };
+        let rotation = self.equivalence == Equivalence::Rotation;
+        if (rotation || new_picture) && self.at_limit() {
+            return false;
+        }
+        if new_picture {
+            let dedup_pictures = picture.is_some();
+            let pc = picture.unwrap_or_else(|| class.clone());
+            if !rotation {
+                self.emit(&pc);
+            }
+            self.pictures.add(pc, dedup_pictures, &self.codec);
+        }
+        if rotation {
+            self.emit(&class);
+        }
+        self.classes.add(class, dedup, &self.codec);
+        true
+    }
+
+    /// A labelled board standing for itself.
+    fn board(&mut self, s: Solution) {
+        let dedup = !self.exact;
+        if self.raw.seen_before(&s, dedup, &self.codec) {
+            return;
+        }
+        let class = canonical(&s);
+        // A class comes as up to four boards: always deduplicated.
+        if !self.classes.seen_before(&class, true, &self.codec) && !self.new_class(class, true) {
+            return;
+        }
+        self.raw.add(s, dedup, &self.codec);
+    }
+
+    /// A labelled board standing for its four turns.
+    fn turns(&mut self, s: Solution, dedup: bool) {
+        let class = canonical(&s);
+        if self.classes.seen_before(&class, dedup, &self.codec) || !self.new_class(class, dedup) {
+            return;
+        }
+        for t in s.turns() {
+            self.raw.add(t, false, &self.codec);
+        }
+    }
+
+    /// A board standing for every labelled board whose picture is a turn
+    /// of its picture.
+    fn picture_class(&mut self, s: Solution) {
+        let pc = picture_canonical(self.puzzle, &s);
+        if self.pictures.seen_before(&pc, true, &self.codec) {
+            return;
+        }
+        if self.wants_labelled() {
+            // Every class of the picture class holds a board showing this
+            // picture: its labellings, each standing for its turns.
+            for b in same_picture(self.puzzle, &s) {
+                self.turns(b, true);
+            }
+            return;
+        }
+        if self.at_limit() {
+            return;
+        }
+        let n = self.puzzle.n;
+        let first = picture(self.puzzle, &s);
+        let mut p = first.clone();
+        let mut fixed = 0u128; // turns that leave the picture as it is
+        for _ in 0..4 {
+            fixed += u128::from(p == first);
+            p = turn_picture(n, &p);
+        }
+        let labellings = self.labellings.unwrap_or(u128::MAX);
+        // 4 / fixed distinct pictures, each shown by `labellings` boards,
+        // four boards per class.
+        let raw = (4 / fixed).saturating_mul(labellings);
+        self.raw.count = self.raw.count.saturating_add(raw);
+        self.classes.count = self.classes.count.saturating_add(raw / 4);
+        if self.equivalence == Equivalence::Picture {
+            self.emit(&pc);
+        }
+        self.pictures.add(pc, true, &self.codec);
+    }
+}
+
+impl SolutionCallback for Collector<'_> {
+    fn on_solution(&mut self, cells: &[Placement], stands: Stands) {
+        self.reported += 1;
+        let s = Solution::new(cells.to_vec());
+        if let Err(reason) = s.verify(self.puzzle) {
+            self.rejected.get_or_insert((s, reason));
+            return;
+        }
+        match stands {
+            Stands::Board => self.board(s),
+            Stands::Turns => self.turns(s, !self.exact),
+            Stands::PictureClass => self.picture_class(s),
+        }
+    }
+
+    fn enough(&self) -> bool {
+        self.at_limit()
+    }
+
+    fn on_progress(&mut self, progress: &Progress) {
+        let n = self.counts().under(self.equivalence);
+        if let Some(f) = self.progress.as_mut() {
+            f(progress, n);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn seed() -> (Puzzle, Solution) {
+        let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
+        let s = Solution::new(
+            [
+                (1, 1),
+                (9, 3),
+                (7, 2),
+                (4, 2),
+                (5, 3),
+                (3, 2),
+                (8, 0),
+                (6, 3),
+                (2, 2),
+            ]
+            .iter()
+            .map(|&x| x.into())
+            .collect(),
+        );
+        (p, s)
+    }
+
+    #[test]
+    fn collector_verifies_canonicalizes_and_deduplicates() {
+        let (p, s) = seed();
+        let mut c = Collector::new(&p);
+        for t in s.turns() {
+            c.on_solution(t.cells(), Stands::Board);
+            c.on_solution(t.cells(), Stands::Board);
+        }
+        assert_eq!(c.reported(), 8);
+        assert_eq!(
+            c.counts(),
+            Counts {
+                raw: 4,
+                classes: 1,
+                pictures: 1
+            }
+        );
+        assert!(c.rejected.is_none());
+        let mut bad = s.cells().to_vec();
+        bad.swap(0, 1);
+        c.on_solution(&bad, Stands::Board);
+        assert!(c.rejected.is_some());
+        assert_eq!(c.counts().raw, 4);
+    }
+
+    #[test]
+    fn every_keep_counts_the_same() {
+        let (p, s) = seed();
+        for keep in [Keep::All, Keep::Canonical, Keep::Stream, Keep::Count] {
+            for e in [Equivalence::Rotation, Equivalence::Picture] {
+                for stands in [Stands::Board, Stands::Turns, Stands::PictureClass] {
+                    let mut streamed = Vec::new();
+                    let mut c = Collector::new(&p).with_stream(|s| streamed.push(s.clone()));
+                    c.set_up(keep, e, None, false);
+                    for t in s.turns() {
+                        c.on_solution(t.cells(), stands);
+                    }
+                    let counts = c.counts();
+                    let (raw, classes, pictures) = c.into_lists();
+                    let want = Counts {
+                        raw: 4,
+                        classes: 1,
+                        pictures: 1,
+                    };
+                    assert_eq!(counts, want, "{keep:?} {e:?} {stands:?}");
+                    assert_eq!(streamed, [canonical(&s)], "{keep:?} {e:?} {stands:?}");
+                    let kept = |k: bool, n: usize| if k { n } else { 0 };
+                    let all = keep == Keep::All;
+                    let canon = keep == Keep::Canonical;
+                    let rot = e == Equivalence::Rotation;
+                    assert_eq!(raw.len(), kept(all, 4));
+                    assert_eq!(classes.len(), kept(all || canon && rot, 1));
+                    assert_eq!(pictures.len(), kept(all || canon && !rot, 1));
+                }
+            }
+        }
+    }
+}
