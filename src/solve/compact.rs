@@ -120,7 +120,7 @@ impl CompactSet {
         let new = self.table.find(h, |&k| self.record(k) == rec).is_none();
         if new {
             let w = self.codec.bytes;
-            if self.len % BLOCK_RECORDS == 0 {
+            if self.len.is_multiple_of(BLOCK_RECORDS) {
                 self.blocks
                     .push(vec![0u8; (BLOCK_RECORDS * w).max(1)].into_boxed_slice());
             }
