@@ -12,14 +12,17 @@ use scramble::backtrack::{Backtrack, Order};
 use scramble::board::Placement;
 use scramble::generate::{PlantOptions, Rng, plant, planted_set};
 use scramble::puzzle::Puzzle;
-use scramble::solve::{SolutionCallback, SolveOptions, Solver};
+use scramble::solve::{SolutionCallback, SolveOptions, Solver, Stands};
 
-/// Counts solutions (the search's own cost, without the collector).
+/// Counts labelled solutions (the search's own cost, without the collector).
 #[derive(Default)]
 struct Count(u64);
 impl SolutionCallback for Count {
-    fn on_solution(&mut self, _: &[Placement]) {
-        self.0 += 1;
+    fn on_solution(&mut self, _: &[Placement], stands: Stands) {
+        self.0 += match stands {
+            Stands::Turns => 4,
+            _ => 1,
+        };
     }
 }
 
