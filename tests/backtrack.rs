@@ -11,7 +11,8 @@ use scramble::backtrack::{Backtrack, Order};
 use scramble::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates, tiles_with_twins};
 use scramble::puzzle::Puzzle;
-use scramble::solve::{self, Outcome, SolveOptions, StopReason};
+use scramble::solve::{self, Keep, Outcome, SolveOptions, Solver, StopReason};
+use scramble::symmetry::Equivalence;
 
 #[test]
 fn a_limit_stops_every_order_at_that_many_classes() {
@@ -229,7 +230,71 @@ proptest! {
             prop_assert_eq!(&bt.pictures, &cp.pictures);
             }
         }
+        // What is kept changes what is searched (tile kinds, one board per
+        // picture), never the counts or the classes.
+        for keep in [Keep::Canonical, Keep::Stream, Keep::Count] {
+            for equivalence in [Equivalence::Rotation, Equivalence::Picture] {
+                for threads in [1, 2] {
+                    let opts = SolveOptions { keep, equivalence, threads, ..SolveOptions::default() };
+                    let solvers: [&dyn Solver; 2] = [&Backtrack::default(), &CpSat::new().unwrap()];
+                    for solver in solvers {
+                        let r = solve::run(solver, &puzzle, &opts).unwrap();
+                        let what = format!("{} {keep:?} {equivalence:?} {threads}", r.solver);
+                        prop_assert_eq!(&r.outcome, &Outcome::Complete, "{}", what);
+                        prop_assert_eq!(r.counts, cp.counts, "{}", what);
+                        if keep == Keep::Canonical {
+                            prop_assert_eq!(r.canonical(), cp.canonical_under(equivalence), "{}", what);
+                        }
+                    }
+                }
+            }
+        }
     }
+}
+
+#[test]
+fn kinds_count_the_corpus_puzzles_with_identical_tiles() {
+    // Every corpus puzzle with identical or symmetric tiles and a known
+    // count, counted without keeping anything (the backtracker then places
+    // tile kinds): the same counts as expected.tsv.
+    let rows = common::expected();
+    let mut checked = 0;
+    for e in rows
+        .iter()
+        .filter(|e| e.raw.is_some() && e.raw != e.pictures.map(|p| 4 * p))
+    {
+        let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
+        if scramble::symmetry::pictures_are_labels(&p) {
+            continue;
+        }
+        for (keep, equivalence) in [
+            (Keep::Count, Equivalence::Rotation),
+            (Keep::Canonical, Equivalence::Picture),
+        ] {
+            let opts = SolveOptions {
+                keep,
+                equivalence,
+                threads: 2,
+                ..SolveOptions::default()
+            };
+            let r = solve::run(&Backtrack::default(), &p, &opts).unwrap();
+            let got = (r.counts.raw, r.counts.classes, r.counts.pictures);
+            let want = (
+                e.raw.unwrap() as u128,
+                e.classes.unwrap() as u128,
+                e.pictures.unwrap() as u128,
+            );
+            assert_eq!(got, want, "{} {keep:?}", e.file);
+            if keep == Keep::Canonical {
+                assert_eq!(r.pictures.len() as u128, want.2);
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 3,
+        "only {checked} corpus puzzles with identical tiles"
+    );
 }
 
 #[test]

@@ -19,9 +19,10 @@ use std::time::Instant;
 
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    StopReason,
+    MAX_EXPANSION, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
+    SolverStats, StopReason,
 };
+use crate::symmetry::labellings_per_picture;
 
 pub use order::Order;
 use parallel::Run;
@@ -98,7 +99,24 @@ impl Solver for Backtrack {
             )));
         }
         let start = Instant::now();
-        let t = Tables::new(puzzle, self.order, &options.symmetry, self.reduce_turns);
+        // Identical or rotation-symmetric tiles: search pictures (tile
+        // kinds in distinct orientations) when each picture stands for more
+        // labelled boards than the turn reduction saves (4), and the caller
+        // can take picture classes.
+        let labellings = labellings_per_picture(puzzle);
+        let kinds = self.reduce_turns
+            && options.symmetry.is_none()
+            && labellings.is_none_or(|l| l > 4)
+            && options
+                .keep
+                .pictures_suffice(options.equivalence, labellings, MAX_EXPANSION);
+        let t = Tables::new(
+            puzzle,
+            self.order,
+            &options.symmetry,
+            self.reduce_turns,
+            kinds,
+        );
         let deadline = options.time_limit.map(|d| start + d);
         let stop_token = &options.stop;
         let timed_out = AtomicBool::new(false);

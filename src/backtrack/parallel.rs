@@ -25,7 +25,7 @@ impl Run<'_, '_> {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
         if self.threads == 1 || t.cells < 2 {
-            let mut st = State::<W>::new(t.cells, stop, check);
+            let mut st = State::<W>::new(t, stop, check);
             let mut buf = Vec::new();
             let mut out = |cells: &[Placement]| {
                 callback.on_solution(cells, t.stands);
@@ -49,7 +49,7 @@ impl Run<'_, '_> {
                 let tx = tx.clone();
                 let (next, prefixes) = (&next, &prefixes);
                 handles.push(scope.spawn(move || {
-                    let mut st = State::<W>::new(t.cells, stop, check);
+                    let mut st = State::<W>::new(t, stop, check);
                     let mut buf = Vec::new();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
@@ -110,7 +110,7 @@ pub(super) fn prefixes<const W: usize>(
     stop: &AtomicBool,
     check: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Vec<u16>>, Vec<u64>) {
-    let mut st = State::<W>::new(t.cells, stop, check);
+    let mut st = State::<W>::new(t, stop, check);
     let mut level: Vec<Vec<u16>> = vec![Vec::new()];
     let mut depth = 0;
     while depth + 1 < t.cells && level.len() < want {

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
-use super::tables::Tables;
+use super::tables::{NO_COPY, Tables};
 
 /// How many nodes pass between two looks at the clock and the stop flag.
 pub(super) const CHECK_EVERY: u32 = 1 << 16;
@@ -23,14 +23,14 @@ pub(super) struct State<'a, const W: usize> {
 
 impl<'a, const W: usize> State<'a, W> {
     pub(super) fn new(
-        cells: usize,
+        t: &Tables<'_>,
         stop: &'a AtomicBool,
         check: &'a (dyn Fn() -> bool + Sync),
     ) -> Self {
         State {
             placed: [0; MAX_TILES],
-            used: [0; W],
-            nodes: vec![0; cells],
+            used: words(&t.start_used, 0),
+            nodes: vec![0; t.cells],
             budget: CHECK_EVERY,
             stop,
             check,
@@ -39,10 +39,10 @@ impl<'a, const W: usize> State<'a, W> {
 
     /// Put a prefix (orientations for the first depths) on the board.
     pub(super) fn set_prefix(&mut self, t: &Tables<'_>, prefix: &[u16]) {
-        self.used = [0; W];
+        self.used = words(&t.start_used, 0);
         for (d, &o) in prefix.iter().enumerate() {
             self.placed[t.steps[d].cell] = o;
-            self.used[o as usize / 64] |= tile_bits(o as usize);
+            toggle(&mut self.used, t, o as usize);
         }
     }
 
@@ -78,6 +78,20 @@ fn and_not<const W: usize>(a: &mut [u64; W], b: &[u64; W]) {
 #[inline(always)]
 pub(super) fn tile_bits(o: usize) -> u64 {
     0xF << ((o % 64) & !3)
+}
+
+/// Place or take back orientation `o` in `used`: its tile's bits flip,
+/// and with kinds so do the next copy's (freed on placing, blocked again on
+/// taking back).
+#[inline(always)]
+fn toggle<const W: usize>(used: &mut [u64; W], t: &Tables<'_>, o: usize) {
+    used[o / 64 % W] ^= tile_bits(o);
+    if t.kinds {
+        let q = t.next_copy[o / 4];
+        if q != NO_COPY {
+            used[q as usize / 16 % W] ^= tile_bits(q as usize * 4);
+        }
+    }
 }
 
 /// `W` words of a flat bitset table from word `at`.
@@ -120,7 +134,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         emit(&st.placed);
         return true;
     }
-    if W > 1 {
+    if W > 1 || t.kinds {
         return search_wide(t, st, start, limit, emit);
     }
     let cand = candidates(t, st, start);
@@ -158,9 +172,9 @@ fn search_wide<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
             made += 1;
             let o = w * 64 + b;
             st.placed[cell] = o as u16;
-            st.used[w] |= tile_bits(o);
+            toggle(&mut st.used, t, o);
             go = search_wide(t, st, depth + 1, limit, emit);
-            st.used[w] &= !tile_bits(o);
+            toggle(&mut st.used, t, o);
             if !go {
                 break 'words;
             }

@@ -5,7 +5,7 @@
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::Stands;
-use crate::symmetry::Symmetry;
+use crate::symmetry::{Symmetry, identical_classes, period};
 
 use super::MAX_TILES;
 use super::order::{Order, neighbours};
@@ -26,6 +26,9 @@ fn code(e: Edge) -> u16 {
 fn partner(c: u16) -> u16 {
     c ^ (!c >> 1 & 1)
 }
+
+/// No next copy.
+pub(super) const NO_COPY: u16 = u16::MAX;
 
 /// The most 64-bit words a set of orientations takes (`MAX_TILES * 4` bits).
 pub(super) const MAX_WORDS: usize = MAX_TILES * 4 / 64;
@@ -65,6 +68,14 @@ pub(super) struct Tables<'p> {
     pub(super) puzzle: &'p Puzzle,
     pub(super) cells: usize,
     pub(super) words: usize,
+    /// Identical tiles are placed as kinds: only the first unplaced copy
+    /// of each is a candidate, in its distinct orientations; each board
+    /// stands for its picture class.
+    pub(super) kinds: bool,
+    /// Per tile index: the next copy of its kind ([`NO_COPY`] if none).
+    pub(super) next_copy: Vec<u16>,
+    /// The `used` set of an empty board: the copies still blocked.
+    pub(super) start_used: Vec<u64>,
     /// Per orientation `o` and direction `d` (at `(o * 4 + d) * words`): the
     /// orientations a cell may hold when its neighbour in direction `d`
     /// holds `o`, i.e. those of other tiles whose edge `d` matches the
@@ -116,6 +127,7 @@ impl<'p> Tables<'p> {
         order: Order,
         symmetry: &'p Symmetry,
         reduce_turns: bool,
+        kinds: bool,
     ) -> Tables<'p> {
         let n = puzzle.n;
         let cells = n * n;
@@ -156,7 +168,7 @@ impl<'p> Tables<'p> {
             }
         }
         let order_cells = order.cells(n);
-        let reduce = match (reduce_turns && symmetry.is_none(), n % 2) {
+        let reduce = match (reduce_turns && symmetry.is_none() && !kinds, n % 2) {
             (false, _) => Reduce::None,
             (true, 1) => Reduce::CentreRotation,
             (true, _) => Reduce::FirstOfOrbit,
@@ -207,6 +219,15 @@ impl<'p> Tables<'p> {
                     *w &= 0x1111_1111_1111_1111;
                 }
             }
+            if kinds {
+                // Distinct orientations only: rotations below the period.
+                for (k, tile) in puzzle.tiles.iter().enumerate() {
+                    for r in period(tile) as usize..4 {
+                        let o = k * 4 + r;
+                        allowed[from + o / 64] &= !(1 << (o % 64));
+                    }
+                }
+            }
             if !symmetry.is_none() {
                 for o in 0..nori {
                     let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
@@ -224,9 +245,28 @@ impl<'p> Tables<'p> {
                 above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
             }
         }
+        // Identical tiles: each copy but the first starts blocked (marked
+        // used) and placing a copy frees the next.
+        let mut next_copy = vec![NO_COPY; puzzle.len()];
+        let mut start_used = vec![0u64; words];
+        if kinds {
+            for class in identical_classes(puzzle) {
+                let at: Vec<usize> = class
+                    .iter()
+                    .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
+                    .collect();
+                for pair in at.windows(2) {
+                    next_copy[pair[0]] = pair[1] as u16;
+                    start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
+                }
+            }
+        }
         Tables {
             puzzle,
             cells,
+            kinds,
+            next_copy,
+            start_used,
             words,
             fit,
             steps,
@@ -240,7 +280,9 @@ impl<'p> Tables<'p> {
                     rotation: (o % 4) as u8,
                 })
                 .collect(),
-            stands: if reduce == Reduce::None {
+            stands: if kinds {
+                Stands::PictureClass
+            } else if reduce == Reduce::None {
                 Stands::Board
             } else {
                 Stands::Turns

@@ -1,12 +1,18 @@
-//! `scramble solve`: every solution of one puzzle, as text or JSON, and
-//! optionally a folder of pictures.
+//! `scramble solve`: every solution of one puzzle, as text, JSON or JSON
+//! Lines (streamed), or only their counts; optionally a folder of pictures.
+
+use std::cell::Cell;
 
 use super::*;
+use crate::solve::Keep;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
     Json,
+    /// JSON Lines: one line per new class as soon as it is found, then a
+    /// summary line.
+    Jsonl,
 }
 
 #[derive(Debug, Args)]
@@ -24,6 +30,10 @@ pub struct SolveArgs {
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
+    /// Count only: keep no solutions (a compact set of about one byte per
+    /// cell per class where repeats must be caught), print the counts.
+    #[arg(long, conflicts_with_all = ["all", "out"])]
+    pub count: bool,
     /// How to cut the enumeration into subproblems: auto, none, or the
     /// number of cells fixed up front.
     #[arg(long, value_name = "auto|none|K", default_value = "auto")]
@@ -62,6 +72,13 @@ pub struct SolveArgs {
 }
 
 pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let jsonl = args.format == Format::Jsonl;
+    if jsonl && (args.all || args.count || args.out.is_some()) {
+        return Err(CliError::Usage(
+            "--format jsonl streams one solution per class: not with --all, --count or --out"
+                .into(),
+        ));
+    }
     let puzzle = Puzzle::load(&args.puzzle)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     // Refuse a bad output folder or bad tile images before solving.
@@ -102,22 +119,57 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
         limit: args.limit.map(|n| n as usize),
+        keep: if args.count {
+            Keep::Count
+        } else if jsonl {
+            Keep::Stream
+        } else if args.all {
+            Keep::All
+        } else {
+            Keep::Canonical
+        },
         ..args.run.options(&stop)
     };
     let show_progress = std::io::stderr().is_terminal();
-    let collector = Collector::new(&puzzle).with_progress(move |p, found| {
+    let mut collector = Collector::new(&puzzle).with_progress(move |p, found| {
         if show_progress {
             eprint!(
-                "\r{} subproblems done, {} pending, {} solutions   ",
+                "\r{} subproblems done, {} pending, {} classes   ",
                 p.subproblems_done, p.subproblems_pending, found
             );
         }
     });
+    // JSON Lines: each new class written and flushed at once; a closed
+    // pipe (`| head`) stops the search and ends quietly.
+    let closed = Cell::new(false);
+    if jsonl {
+        let mut k = 0u64;
+        let (closed, stop) = (&closed, stop.clone());
+        collector = collector.with_stream(move |s| {
+            if closed.get() {
+                return;
+            }
+            k += 1;
+            let line = crate::render::json::solution_line(k, s);
+            let mut out = std::io::stdout().lock();
+            if out
+                .write_all(line.as_bytes())
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                closed.set(true);
+                stop.stop();
+            }
+        });
+    }
     let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, collector);
     if show_progress {
         eprint!("\r\x1b[K");
     }
     let result = result?;
+    if closed.get() {
+        return Ok(exit::OK);
+    }
     let path = args.puzzle.display().to_string();
     let report = Report {
         path: &path,
@@ -128,6 +180,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let text = match args.format {
         Format::Text => crate::render::text::render(&report),
         Format::Json => crate::render::json::render(&report),
+        Format::Jsonl => crate::render::json::summary_line(&report),
     };
     if let Some(dir) = &args.out {
         let files = folder::files(&report, images.as_ref()).map_err(FolderError::from)?;

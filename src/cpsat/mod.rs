@@ -16,11 +16,11 @@ use std::time::Instant;
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    StopReason,
+    Keep, MAX_EXPANSION, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
+    SolverStats, StopReason,
 };
 use crate::symmetry::{
-    Symmetry, labellings_per_picture, picture_representative, turn_representative,
+    Equivalence, Symmetry, labellings_per_picture, picture_representative, turn_representative,
 };
 
 pub use enumerate::Expansion;
@@ -68,15 +68,11 @@ impl CpSat {
     }
 }
 
-/// Most labelled boards per picture for which the enumeration searches one
-/// board per picture and expands it, rather than one board turn per class:
-/// beyond this, expanding would cost more than it saves.
-pub const MAX_EXPANSION: u128 = 4096;
-
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
 /// breaking, and, with no symmetry breaking asked for and not `full_tree`,
 /// a reduction (docs/model.md): one labelled board per picture (`tiles`)
-/// when more than four boards show each picture, else one board turn per
+/// when more than four boards show each picture and what the caller keeps
+/// (`keep`, under `equivalence`) can take pictures, else one board turn per
 /// class (`center` or `corner`). Returns the model and how each solution it
 /// finds stands for others.
 pub fn model_for(
@@ -84,13 +80,16 @@ pub fn model_for(
     encoding: Choice,
     symmetry: &Symmetry,
     full_tree: bool,
+    (keep, equivalence): (Keep, Equivalence),
     budget: &Budget,
 ) -> Result<(Model, Expansion), BuildError> {
     let mut m = model::build(encoding.0, puzzle, budget)?;
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
-    } else if labellings_per_picture(puzzle).is_some_and(|l| (5..=MAX_EXPANSION).contains(&l)) {
+    } else if labellings_per_picture(puzzle).is_none_or(|l| l > 4)
+        && keep.pictures_suffice(equivalence, labellings_per_picture(puzzle), MAX_EXPANSION)
+    {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
     } else {
@@ -116,6 +115,7 @@ impl Solver for CpSat {
             self.encoding,
             symmetry,
             self.full_tree,
+            (Keep::All, Equivalence::Rotation),
             &Budget::unlimited(),
         );
         built.ok().map(|(m, _)| m.size())
@@ -138,6 +138,7 @@ impl Solver for CpSat {
             self.encoding,
             &options.symmetry,
             self.full_tree,
+            (options.keep, options.equivalence),
             &budget,
         );
         let (model, expansion) = match built {
@@ -290,6 +291,14 @@ pub fn model_text(
     symmetry: &Symmetry,
     full_tree: bool,
 ) -> Result<String, BuildError> {
-    let (model, _) = model_for(puzzle, encoding, symmetry, full_tree, &Budget::unlimited())?;
+    let keep = (Keep::All, Equivalence::Rotation);
+    let (model, _) = model_for(
+        puzzle,
+        encoding,
+        symmetry,
+        full_tree,
+        keep,
+        &Budget::unlimited(),
+    )?;
     Ok(text::cp_model(&to_proto(&model, &puzzle.name)))
 }

@@ -9,6 +9,9 @@ use crate::solve::{Keep, Outcome, SolverStats, StopReason};
 
 #[derive(Serialize)]
 struct Json<'a> {
+    /// `summary` in JSON Lines (the last line); absent in the JSON report.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     puzzle: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
@@ -40,6 +43,40 @@ struct Json<'a> {
 
 /// One JSON object (pretty-printed, newline-terminated).
 pub fn render(r: &Report<'_>) -> String {
+    let mut s = serde_json::to_string_pretty(&object(r, None)).expect("serializable");
+    s.push('\n');
+    s
+}
+
+/// The report as one line of JSON Lines, `"type": "summary"`, without the
+/// solutions (they were streamed before it).
+pub fn summary_line(r: &Report<'_>) -> String {
+    let mut s = serde_json::to_string(&object(r, Some("summary"))).expect("serializable");
+    s.push('\n');
+    s
+}
+
+/// One streamed solution as a line of JSON Lines: its number (from 1) and
+/// its cells, row-major `[tile, rotation]` pairs.
+pub fn solution_line(k: u64, s: &Solution) -> String {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        index: u64,
+        solution: &'a Solution,
+    }
+    let mut out = serde_json::to_string(&Line {
+        kind: "solution",
+        index: k,
+        solution: s,
+    })
+    .expect("serializable");
+    out.push('\n');
+    out
+}
+
+fn object<'a>(r: &'a Report<'_>, kind: Option<&'static str>) -> Json<'a> {
     let res = r.result;
     let (outcome, stopped_by, error) = match &res.outcome {
         Outcome::Complete => ("complete", None, None),
@@ -47,7 +84,8 @@ pub fn render(r: &Report<'_>) -> String {
         Outcome::Incomplete(reason) => ("incomplete", Some(*reason), None),
         Outcome::Invalid(m) => ("invalid", None, Some(m.as_str())),
     };
-    let j = Json {
+    Json {
+        kind,
         puzzle: r.path,
         title: r.puzzle.title.as_deref(),
         board: r.puzzle.n,
@@ -65,12 +103,10 @@ pub fn render(r: &Report<'_>) -> String {
         canonical_count: res.counts.under(res.equivalence),
         classes_count: res.counts.classes,
         pictures_count: res.counts.pictures,
-        solutions: matches!(res.keep, Keep::All | Keep::Canonical).then(|| res.canonical()),
+        solutions: (matches!(res.keep, Keep::All | Keep::Canonical) && kind.is_none())
+            .then(|| res.canonical()),
         raw_solutions: r.all.then_some(res.raw.as_slice()),
         wall_time_s: res.wall_time.as_secs_f64(),
         solver_stats: &res.stats,
-    };
-    let mut s = serde_json::to_string_pretty(&j).expect("serializable");
-    s.push('\n');
-    s
+    }
 }

@@ -34,6 +34,11 @@ pub enum Stands {
     PictureClass,
 }
 
+/// Most labelled boards per picture for which a solver searches one board
+/// per picture and has the collector expand it when labelled boards are
+/// wanted: beyond this, expanding would cost more than it saves.
+pub const MAX_EXPANSION: u128 = 4096;
+
 /// What the collector keeps of a run besides the exact counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Keep {
