@@ -42,7 +42,9 @@ impl Run<'_, '_> {
         // from a counter.
         let (prefixes, mut per_depth) = prefixes::<W>(t, self.threads * 8, stop, check);
         let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<Vec<Placement>>();
+        // Bounded: workers wait while the collector catches up, so memory
+        // stays bounded however many solutions a subtree holds.
+        let (tx, rx) = mpsc::sync_channel::<Msg>(2 * self.threads);
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for _ in 0..self.threads {
@@ -51,6 +53,8 @@ impl Run<'_, '_> {
                 handles.push(scope.spawn(move || {
                     let mut st = State::<W>::new(t, stop, check);
                     let mut buf = Vec::new();
+                    let full = BATCH * t.cells;
+                    let mut batch = Vec::with_capacity(full);
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(prefix) = prefixes.get(k) else { break };
@@ -58,9 +62,16 @@ impl Run<'_, '_> {
                             break;
                         }
                         st.set_prefix(t, prefix);
-                        // The solutions of one subtree, flat.
-                        let mut batch = Vec::new();
-                        let mut out = |cells: &[Placement]| batch.extend_from_slice(cells);
+                        let mut out = |cells: &[Placement]| {
+                            batch.extend_from_slice(cells);
+                            if batch.len() >= full {
+                                let boards =
+                                    std::mem::replace(&mut batch, Vec::with_capacity(full));
+                                if tx.send(Msg::Boards(boards)).is_err() {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
+                            }
+                        };
                         search(
                             t,
                             &mut st,
@@ -68,7 +79,8 @@ impl Run<'_, '_> {
                             t.cells,
                             &mut |placed: &[u16; MAX_TILES]| t.emit(placed, &mut buf, &mut out),
                         );
-                        if tx.send(batch).is_err() {
+                        let boards = std::mem::take(&mut batch);
+                        if tx.send(Msg::Boards(boards)).is_err() || tx.send(Msg::Done).is_err() {
                             break;
                         }
                     }
@@ -80,14 +92,20 @@ impl Run<'_, '_> {
                 subproblems_pending: prefixes.len() as u64,
                 ..Progress::default()
             };
-            for batch in rx {
-                for cells in batch.chunks(t.cells) {
-                    callback.on_solution(cells, t.stands);
-                    progress.solutions += 1;
+            for msg in rx {
+                match msg {
+                    Msg::Boards(boards) => {
+                        for cells in boards.chunks(t.cells) {
+                            callback.on_solution(cells, t.stands);
+                            progress.solutions += 1;
+                        }
+                    }
+                    Msg::Done => {
+                        progress.subproblems_done += 1;
+                        progress.subproblems_pending -= 1;
+                        callback.on_progress(&progress);
+                    }
                 }
-                progress.subproblems_done += 1;
-                progress.subproblems_pending -= 1;
-                callback.on_progress(&progress);
                 if callback.enough() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -100,6 +118,16 @@ impl Run<'_, '_> {
         });
         per_depth
     }
+}
+
+/// Boards per message from a worker to the collector.
+const BATCH: usize = 256;
+
+/// What a worker sends: solutions (flat, row-major boards), or that it
+/// finished a subtree.
+enum Msg {
+    Boards(Vec<Placement>),
+    Done,
 }
 
 /// Every consistent placement of the first depths, deep enough to give at
