@@ -42,7 +42,7 @@ impl<'a, const W: usize> State<'a, W> {
         self.used = words(&t.start_used, 0);
         for (d, &o) in prefix.iter().enumerate() {
             self.placed[t.steps[d].cell] = o;
-            toggle(&mut self.used, t, o as usize);
+            toggle::<W, true>(&mut self.used, t, o as usize / 64, o as usize);
         }
     }
 
@@ -80,13 +80,14 @@ pub(super) fn tile_bits(o: usize) -> u64 {
     0xF << ((o % 64) & !3)
 }
 
-/// Place or take back orientation `o` in `used`: its tile's bits flip,
-/// and with kinds so do the next copy's (freed on placing, blocked again on
-/// taking back).
+/// Place or take back orientation `o` (in word `w`) in `used`: its tile's
+/// bits flip, and with kinds (`K`, compiled apart so that the search
+/// without kinds does not test it) so do the next copy's: freed on placing,
+/// blocked again on taking back.
 #[inline(always)]
-fn toggle<const W: usize>(used: &mut [u64; W], t: &Tables<'_>, o: usize) {
-    used[o / 64 % W] ^= tile_bits(o);
-    if t.kinds {
+fn toggle<const W: usize, const K: bool>(used: &mut [u64; W], t: &Tables<'_>, w: usize, o: usize) {
+    used[w] ^= tile_bits(o);
+    if K && t.kinds {
         let q = t.next_copy[o / 4];
         if q != NO_COPY {
             used[q as usize / 16 % W] ^= tile_bits(q as usize * 4);
@@ -135,7 +136,11 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         return true;
     }
     if W > 1 || t.kinds {
-        return search_wide(t, st, start, limit, emit);
+        return if t.kinds {
+            search_wide::<W, true, F>(t, st, start, limit, emit)
+        } else {
+            search_wide::<W, false, F>(t, st, start, limit, emit)
+        };
     }
     let cand = candidates(t, st, start);
     cand == [0; W] || descend(t, st, start, limit, cand, emit)
@@ -145,7 +150,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
 /// where most placements have candidates at the next depth: each call
 /// computes its own candidates and places them (measured faster there than
 /// `descend`, docs/benchmarks.md).
-fn search_wide<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
@@ -172,9 +177,9 @@ fn search_wide<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
             made += 1;
             let o = w * 64 + b;
             st.placed[cell] = o as u16;
-            toggle(&mut st.used, t, o);
-            go = search_wide(t, st, depth + 1, limit, emit);
-            toggle(&mut st.used, t, o);
+            toggle::<W, K>(&mut st.used, t, w, o);
+            go = search_wide::<W, K, F>(t, st, depth + 1, limit, emit);
+            toggle::<W, K>(&mut st.used, t, w, o);
             if !go {
                 break 'words;
             }
