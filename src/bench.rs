@@ -46,6 +46,8 @@ pub struct Run {
     pub canonical: u128,
     pub complete: bool,
     pub wall_time_s: f64,
+    /// Seconds to the first solution (none found: None).
+    pub first_s: Option<f64>,
     /// Backtracking nodes.
     pub nodes: Option<u64>,
     /// CP-SAT branches.
@@ -91,6 +93,7 @@ fn row(label: &str, repeat: usize, r: &SolveResult) -> Run {
         canonical: r.counts.under(r.equivalence),
         complete: r.outcome.is_complete(),
         wall_time_s: r.wall_time.as_secs_f64(),
+        first_s: r.time_to_first.map(|d| d.as_secs_f64()),
         nodes: r.stats.nodes,
         branches: if r.stats.nodes.is_none() {
             r.stats.branches
@@ -184,6 +187,8 @@ pub struct Summary {
     pub runs: usize,
     pub complete: usize,
     pub median_s: f64,
+    /// Median time to the first solution over the runs that found one.
+    pub median_first_s: Option<f64>,
     pub min_s: f64,
     pub max_s: f64,
     pub total_s: f64,
@@ -207,11 +212,9 @@ pub fn summary(runs: &[Run]) -> Vec<Summary> {
         .map(|((solver, model, symmetry), rs)| {
             let mut t: Vec<f64> = rs.iter().map(|r| r.wall_time_s).collect();
             t.sort_by(f64::total_cmp);
-            let median = if t.len() % 2 == 1 {
-                t[t.len() / 2]
-            } else {
-                (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0
-            };
+            let median_s = median(&t).expect("a group has runs");
+            let mut first: Vec<f64> = rs.iter().filter_map(|r| r.first_s).collect();
+            first.sort_by(f64::total_cmp);
             let total: f64 = t.iter().sum();
             let nodes = rs.iter().any(|r| r.nodes.is_some());
             let work: u64 = rs.iter().map(|r| r.nodes.or(r.branches).unwrap_or(0)).sum();
@@ -221,7 +224,8 @@ pub fn summary(runs: &[Run]) -> Vec<Summary> {
                 symmetry: symmetry.to_string(),
                 runs: rs.len(),
                 complete: rs.iter().filter(|r| r.complete).count(),
-                median_s: median,
+                median_s,
+                median_first_s: median(&first),
                 min_s: t[0],
                 max_s: t[t.len() - 1],
                 total_s: total,
@@ -237,6 +241,15 @@ pub fn summary(runs: &[Run]) -> Vec<Summary> {
         .collect()
 }
 
+/// The median of sorted values.
+fn median(t: &[f64]) -> Option<f64> {
+    match t.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(t[n / 2]),
+        n => Some((t[n / 2 - 1] + t[n / 2]) / 2.0),
+    }
+}
+
 /// Seconds in the unit that reads best.
 pub fn seconds(s: f64) -> String {
     if s >= 1.0 {
@@ -250,8 +263,17 @@ pub fn seconds(s: f64) -> String {
 
 /// The summary as an aligned text table.
 pub fn summary_text(rows: &[Summary]) -> String {
-    const HEADER: [&str; 10] = [
-        "solver", "model", "symmetry", "runs", "complete", "median", "min", "max", "total",
+    const HEADER: [&str; 11] = [
+        "solver",
+        "model",
+        "symmetry",
+        "runs",
+        "complete",
+        "median",
+        "first (median)",
+        "min",
+        "max",
+        "total",
         "work/s",
     ];
     let cells: Vec<Vec<String>> = rows
@@ -264,6 +286,7 @@ pub fn summary_text(rows: &[Summary]) -> String {
                 s.runs.to_string(),
                 s.complete.to_string(),
                 seconds(s.median_s),
+                s.median_first_s.map(seconds).unwrap_or_else(|| "-".into()),
                 seconds(s.min_s),
                 seconds(s.max_s),
                 seconds(s.total_s),
@@ -274,7 +297,7 @@ pub fn summary_text(rows: &[Summary]) -> String {
     table::text(&HEADER, &cells)
 }
 
-const CSV_HEADER: [&str; 12] = [
+const CSV_HEADER: [&str; 13] = [
     "puzzle",
     "solver",
     "model",
@@ -285,6 +308,7 @@ const CSV_HEADER: [&str; 12] = [
     "canonical",
     "complete",
     "wall_time_s",
+    "first_s",
     "nodes",
     "branches",
 ];
@@ -306,6 +330,7 @@ pub fn csv(runs: &[Run]) -> String {
                 r.canonical.to_string(),
                 r.complete.to_string(),
                 format!("{:.6}", r.wall_time_s),
+                r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
                 opt(r.nodes),
                 opt(r.branches),
             ]

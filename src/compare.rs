@@ -192,6 +192,7 @@ mod tests {
             classes: sols.clone(),
             pictures: sols,
             wall_time: std::time::Duration::ZERO,
+            time_to_first: None,
             stats: SolverStats::default(),
         }
     }

@@ -45,7 +45,7 @@ fn rows_summary_and_plot_for_generated_puzzles() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "puzzle,solver,model,symmetry,equivalence,repeat,raw,canonical,complete,wall_time_s,nodes,branches"
+        "puzzle,solver,model,symmetry,equivalence,repeat,raw,canonical,complete,wall_time_s,first_s,nodes,branches"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 16);
@@ -54,9 +54,12 @@ fn rows_summary_and_plot_for_generated_puzzles() {
         assert_eq!(r[8], "true");
         let c = counts.entry(r[0]).or_insert((r[6], r[7]));
         assert_eq!(*c, (r[6], r[7]), "{}", r[0]);
+        // Time to the first solution, never past the time to all.
+        let (all, first): (f64, f64) = (r[9].parse().unwrap(), r[10].parse().unwrap());
+        assert!(first > 0.0 && first <= all, "{first} {all}");
         // Nodes for backtracking, branches for CP-SAT.
-        assert_eq!(r[1] == "backtrack", !r[10].is_empty());
-        assert_eq!(r[1] == "cp-sat", !r[11].is_empty());
+        assert_eq!(r[1] == "backtrack", !r[11].is_empty());
+        assert_eq!(r[1] == "cp-sat", !r[12].is_empty());
     }
     assert_eq!(counts.len(), 4);
     assert!(counts.keys().all(|k| k.starts_with("3x3-m3-s7-000")));

@@ -38,6 +38,9 @@ struct Json<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     raw_solutions: Option<&'a [Solution]>,
     wall_time_s: f64,
+    /// Seconds from the start to the first solution (absent: none found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_to_first_s: Option<f64>,
     solver_stats: &'a SolverStats,
 }
 
@@ -107,6 +110,7 @@ fn object<'a>(r: &'a Report<'_>, kind: Option<&'static str>) -> Json<'a> {
             .then(|| res.canonical()),
         raw_solutions: r.all.then_some(res.raw.as_slice()),
         wall_time_s: res.wall_time.as_secs_f64(),
+        time_to_first_s: res.time_to_first.map(|d| d.as_secs_f64()),
         solver_stats: &res.stats,
     }
 }

@@ -33,7 +33,11 @@ pub fn render(r: &Report<'_>) -> String {
         c.classes, c.pictures
     );
     let _ = writeln!(out, "search: {}", r.completeness());
-    let _ = writeln!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());
+    let _ = write!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());
+    if let Some(first) = res.time_to_first {
+        let _ = write!(out, " (first solution after {:.3} s)", first.as_secs_f64());
+    }
+    out.push('\n');
     let list = if r.all { &res.raw[..] } else { res.canonical() };
     for (k, s) in list.iter().enumerate() {
         let _ = writeln!(out, "=== Solution: {} ===", k + 1);

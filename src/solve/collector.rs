@@ -9,6 +9,7 @@
 //! repeats ([`super::Solver::exact_reports`]).
 
 use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
 
 use super::compact::{Codec, CompactSet};
 use super::{Keep, Progress, SolutionCallback, Stands};
@@ -121,6 +122,10 @@ pub struct Collector<'p> {
     stream: Option<StreamFn<'p>>,
     /// At most this many classes under the equivalence are counted.
     limit: Option<usize>,
+    /// When the run started ([`Collector::set_up`]), and how long after it
+    /// the first solution came.
+    pub(super) started: Instant,
+    first: Option<Duration>,
 }
 
 impl<'p> Collector<'p> {
@@ -143,6 +148,8 @@ impl<'p> Collector<'p> {
             progress: None,
             stream: None,
             limit: None,
+            started: Instant::now(),
+            first: None,
         };
         c.set_up(Keep::All, Equivalence::Rotation, None, false);
         c
@@ -164,6 +171,7 @@ impl<'p> Collector<'p> {
             Keep::Canonical => (false, rotation, !rotation),
             Keep::Stream | Keep::Count => (false, false, false),
         };
+        self.started = Instant::now();
         self.keep = keep;
         self.equivalence = equivalence;
         self.limit = limit;
@@ -184,6 +192,11 @@ impl<'p> Collector<'p> {
     pub fn with_stream(mut self, f: impl FnMut(&Solution) + 'p) -> Self {
         self.stream = Some(Box::new(f));
         self
+    }
+
+    /// How long after the start the first solution came.
+    pub fn time_to_first(&self) -> Option<Duration> {
+        self.first
     }
 
     /// How many reports the solver made (repeats included).
@@ -328,6 +341,9 @@ impl SolutionCallback for Collector<'_> {
             Stands::Board => self.board(s),
             Stands::Turns => self.turns(s, !self.exact),
             Stands::PictureClass => self.picture_class(s),
+        }
+        if self.first.is_none() && self.raw.count > 0 {
+            self.first = Some(self.started.elapsed());
         }
     }
 

@@ -318,6 +318,8 @@ pub struct SolveResult {
     /// Canonical forms of the picture classes, sorted (when kept).
     pub pictures: Vec<Solution>,
     pub wall_time: Duration,
+    /// How long after the start the first solution came (none found: None).
+    pub time_to_first: Option<Duration>,
     pub stats: SolverStats,
 }
 
@@ -353,19 +355,21 @@ pub fn run_with(
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
+    let start = Instant::now();
     collector.set_up(
         options.keep,
         options.equivalence,
         options.limit,
         solver.exact_reports(),
     );
-    let start = Instant::now();
+    collector.started = start;
     let run = solver.enumerate(puzzle, options, &mut collector)?;
     let wall_time = start.elapsed();
     if let Some((solution, reason)) = collector.rejected.take() {
         return Err(SolveError::Unverified { solution, reason });
     }
     let counts = collector.counts();
+    let time_to_first = collector.time_to_first();
     let (raw, classes, pictures) = collector.into_lists();
     if options.keep == Keep::All {
         // The counts multiply out what the lists hold one by one.
@@ -397,6 +401,7 @@ pub fn run_with(
         classes,
         pictures,
         wall_time,
+        time_to_first,
         stats: run.stats,
     })
 }
