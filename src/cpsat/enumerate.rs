@@ -32,6 +32,22 @@ use crate::solve::{
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Stopper};
 
+/// Memory all concurrent CP-SAT solves of one enumeration may take
+/// together, by the estimate below.
+pub const MEMORY_BUDGET: u64 = 768 << 20;
+
+/// What one CP-SAT solve takes per integer of the model (during presolve,
+/// its peak): about 400 bytes measured on 16x16 `edge` (1.5 million
+/// integers, 600 MB per solve) and `edge-boolean` (4 million, 1.7 GB).
+pub const BYTES_PER_VALUE: u64 = 450;
+
+/// How many subproblems to solve at once: `threads`, fewer when their
+/// models would together pass [`MEMORY_BUDGET`], never less than one.
+pub fn concurrent_solves(values: u64, threads: usize) -> usize {
+    let each = values.saturating_mul(BYTES_PER_VALUE).max(1);
+    threads.clamp(1, (MEMORY_BUDGET / each).max(1) as usize)
+}
+
 /// Solutions kept per subproblem before it is split.
 pub const DEFAULT_POOL: usize = 4096;
 /// The pool of a single unsplit solve (`--split none`).
@@ -194,7 +210,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         ..CpModelProto::default()
     }
     .encode_to_vec();
-    let threads = options.threads.max(1);
+    let threads = concurrent_solves(model.size().values, options.threads);
     let (initial_depth, adaptive, pool) = match options.split {
         Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
@@ -593,6 +609,18 @@ impl Shared<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn big_models_are_solved_fewer_at_a_time() {
+        // danger-puzzle's edge model (27,684 integers): every thread.
+        assert_eq!(concurrent_solves(27_684, 8), 8);
+        // A 16x16 edge model (1.5 million): one at a time.
+        assert_eq!(concurrent_solves(1_507_584, 8), 1);
+        // In between, as many as fit; never none.
+        assert_eq!(concurrent_solves(500_000, 8), 3);
+        assert_eq!(concurrent_solves(u64::MAX, 8), 1);
+        assert_eq!(concurrent_solves(0, 0), 1);
+    }
     use crate::generate::{PlantOptions, Rng, plant};
 
     /// The parts of a split cover every placement of the next cell once.
