@@ -111,8 +111,24 @@ fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -
     let step = &t.steps[depth];
     let mut cand: [u64; W] = words(&t.allowed, depth * W);
     and_not(&mut cand, &st.used);
-    for &(dir, nb) in &step.nbs[..step.k] {
-        and(&mut cand, t.fit_of(st.placed[nb & M] as usize, dir));
+    // Unrolled by the number of placed neighbours (most cells have two):
+    // a loop over `nbs[..k]` cost 15% of the node rate on danger-puzzle.
+    let fit = |k: usize| {
+        let (dir, nb) = step.nbs[k];
+        t.fit_of::<W>(st.placed[nb & M] as usize, dir)
+    };
+    match step.k {
+        0 => {}
+        1 => and(&mut cand, fit(0)),
+        2 => {
+            and(&mut cand, fit(0));
+            and(&mut cand, fit(1));
+        }
+        k => {
+            for j in 0..k {
+                and(&mut cand, fit(j));
+            }
+        }
     }
     if step.above_first {
         let first = st.placed[t.first_cell & M] as usize / 4;
