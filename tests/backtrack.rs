@@ -245,10 +245,44 @@ proptest! {
                         if keep == Keep::Canonical {
                             prop_assert_eq!(r.canonical(), cp.canonical_under(equivalence), "{}", what);
                         }
+                        // A limit past the count: the same, though pictures
+                        // are then searched and expanded lazily (CP-SAT
+                        // solves once per class: only with few).
+                        if keep == Keep::Canonical && threads == 1 && cp.counts.classes <= 40 {
+                            let opts = SolveOptions { limit: Some(100_000), ..opts.clone() };
+                            let l = solve::run(solver, &puzzle, &opts).unwrap();
+                            prop_assert_eq!(l.canonical(), cp.canonical_under(equivalence), "{} limit", what);
+                            prop_assert_eq!(l.counts, cp.counts, "{} limit", what);
+                        }
                     }
                 }
             }
         }
+    }
+}
+
+#[test]
+fn a_limit_under_board_turns_on_identical_tiles_is_fast() {
+    // the-ant-trails-puzzle: each picture stands for about 4e15 labelled
+    // boards; three classes come from the first picture, expanded lazily.
+    let p = Puzzle::load(&corpus().join("the-ant-trails-puzzle.yaml")).unwrap();
+    let opts = SolveOptions {
+        limit: Some(3),
+        keep: Keep::Canonical,
+        time_limit: Some(std::time::Duration::from_secs(60)),
+        ..SolveOptions::default()
+    };
+    let solvers: [&dyn Solver; 2] = [&Backtrack::default(), &CpSat::new().unwrap()];
+    for solver in solvers {
+        let r = solve::run(solver, &p, &opts).unwrap();
+        assert_eq!(
+            r.outcome,
+            Outcome::Incomplete(StopReason::Limit),
+            "{}",
+            r.solver
+        );
+        assert_eq!(r.classes.len(), 3, "{}", r.solver);
+        assert_eq!(r.counts.classes, 3, "{}", r.solver);
     }
 }
 

@@ -107,9 +107,12 @@ impl Solver for Backtrack {
         let kinds = self.reduce_turns
             && options.symmetry.is_none()
             && labellings.is_none_or(|l| l > 4)
-            && options
-                .keep
-                .pictures_suffice(options.equivalence, labellings, MAX_EXPANSION);
+            && options.keep.pictures_suffice(
+                options.equivalence,
+                options.limit,
+                labellings,
+                MAX_EXPANSION,
+            );
         let t = Tables::new(
             puzzle,
             self.order,

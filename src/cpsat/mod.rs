@@ -72,7 +72,7 @@ impl CpSat {
 /// breaking, and, with no symmetry breaking asked for and not `full_tree`,
 /// a reduction (docs/model.md): one labelled board per picture (`tiles`)
 /// when more than four boards show each picture and what the caller keeps
-/// (`keep`, under `equivalence`) can take pictures, else one board turn per
+/// (`keep`, under `equivalence`, up to `limit`) can take pictures, else one board turn per
 /// class (`center` or `corner`). Returns the model and how each solution it
 /// finds stands for others.
 pub fn model_for(
@@ -80,7 +80,7 @@ pub fn model_for(
     encoding: Choice,
     symmetry: &Symmetry,
     full_tree: bool,
-    (keep, equivalence): (Keep, Equivalence),
+    (keep, equivalence, limit): (Keep, Equivalence, Option<usize>),
     budget: &Budget,
 ) -> Result<(Model, Expansion), BuildError> {
     let mut m = model::build(encoding.0, puzzle, budget)?;
@@ -88,7 +88,12 @@ pub fn model_for(
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
     } else if labellings_per_picture(puzzle).is_none_or(|l| l > 4)
-        && keep.pictures_suffice(equivalence, labellings_per_picture(puzzle), MAX_EXPANSION)
+        && keep.pictures_suffice(
+            equivalence,
+            limit,
+            labellings_per_picture(puzzle),
+            MAX_EXPANSION,
+        )
     {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
@@ -115,7 +120,7 @@ impl Solver for CpSat {
             self.encoding,
             symmetry,
             self.full_tree,
-            (Keep::All, Equivalence::Rotation),
+            (Keep::All, Equivalence::Rotation, None),
             &Budget::unlimited(),
         );
         built.ok().map(|(m, _)| m.size())
@@ -138,7 +143,7 @@ impl Solver for CpSat {
             self.encoding,
             &options.symmetry,
             self.full_tree,
-            (options.keep, options.equivalence),
+            (options.keep, options.equivalence, options.limit),
             &budget,
         );
         let (model, expansion) = match built {
@@ -291,7 +296,7 @@ pub fn model_text(
     symmetry: &Symmetry,
     full_tree: bool,
 ) -> Result<String, BuildError> {
-    let keep = (Keep::All, Equivalence::Rotation);
+    let keep = (Keep::All, Equivalence::Rotation, None);
     let (model, _) = model_for(
         puzzle,
         encoding,

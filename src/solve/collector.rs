@@ -16,8 +16,8 @@ use super::{Keep, Progress, SolutionCallback, Stands};
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{
-    Equivalence, canonical, labellings_per_picture, picture, picture_canonical,
-    pictures_are_labels, same_picture, turn_picture,
+    Equivalence, canonical, each_same_picture, labellings_per_picture, picture, picture_canonical,
+    pictures_are_labels, turn_picture,
 };
 
 /// Exact counts of what a run found.
@@ -300,9 +300,12 @@ impl<'p> Collector<'p> {
         if self.wants_labelled() {
             // Every class of the picture class holds a board showing this
             // picture: its labellings, each standing for its turns.
-            for b in same_picture(self.puzzle, &s) {
+            // Lazily: under --limit only the first few are needed.
+            let puzzle = self.puzzle;
+            each_same_picture(puzzle, &s, &mut |b| {
                 self.turns(b, true);
-            }
+                !self.at_limit()
+            });
             return;
         }
         if self.at_limit() {

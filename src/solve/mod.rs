@@ -56,10 +56,17 @@ pub enum Keep {
 impl Keep {
     /// Whether a solver may report picture classes of a puzzle with this
     /// many labellings per picture: yes when the caller needs no labelled
-    /// boards, or when expanding them costs at most `max` per picture.
-    pub fn pictures_suffice(self, e: Equivalence, labellings: Option<u128>, max: u128) -> bool {
+    /// boards, or only the first `limit` classes (expanded lazily), or when
+    /// expanding costs at most `max` boards per picture.
+    pub fn pictures_suffice(
+        self,
+        e: Equivalence,
+        limit: Option<usize>,
+        labellings: Option<u128>,
+        max: u128,
+    ) -> bool {
         let labelled = self == Keep::All || (e == Equivalence::Rotation && self != Keep::Count);
-        !labelled || labellings.is_some_and(|l| l <= max)
+        !labelled || (self != Keep::All && limit.is_some()) || labellings.is_some_and(|l| l <= max)
     }
 }
 

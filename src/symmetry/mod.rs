@@ -127,6 +127,18 @@ fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
 /// cells, and each rotation-symmetric tile in each rotation that shows the
 /// same edges. There are [`labellings_per_picture`] of them.
 pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
+    let mut out = Vec::new();
+    each_same_picture(puzzle, s, &mut |b| {
+        out.push(b);
+        true
+    });
+    out
+}
+
+/// [`same_picture`] one board at a time, in the same order, until `f`
+/// returns false (so a picture with astronomically many labellings can
+/// give its first few).
+pub fn each_same_picture(puzzle: &Puzzle, s: &Solution, f: &mut dyn FnMut(Solution) -> bool) {
     let pic = picture(puzzle, s);
     // Per cell, every (tile index, rotation) that shows its edges.
     let options: Vec<Vec<(usize, u8)>> = pic
@@ -142,17 +154,17 @@ pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
                 .collect()
         })
         .collect();
+    /// Returns false once `f` asked to stop.
     fn go(
         puzzle: &Puzzle,
         options: &[Vec<(usize, u8)>],
         used: &mut Vec<bool>,
         cells: &mut Vec<Placement>,
-        out: &mut Vec<Solution>,
-    ) {
+        f: &mut dyn FnMut(Solution) -> bool,
+    ) -> bool {
         let c = cells.len();
         if c == options.len() {
-            out.push(Solution::new(cells.clone()));
-            return;
+            return f(Solution::new(cells.clone()));
         }
         for &(k, r) in &options[c] {
             if !used[k] {
@@ -161,21 +173,23 @@ pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
                     tile: puzzle.tiles[k].id,
                     rotation: r,
                 });
-                go(puzzle, options, used, cells, out);
+                let more = go(puzzle, options, used, cells, f);
                 cells.pop();
                 used[k] = false;
+                if !more {
+                    return false;
+                }
             }
         }
+        true
     }
-    let mut out = Vec::new();
     go(
         puzzle,
         &options,
         &mut vec![false; puzzle.len()],
         &mut Vec::with_capacity(pic.len()),
-        &mut out,
+        f,
     );
-    out
 }
 
 /// How many labelled boards show each picture of this puzzle: the product of
