@@ -80,8 +80,15 @@ impl Tile {
     /// The edge shown in direction `e` when the tile is turned `r` quarter
     /// turns counterclockwise: base edge `(e - r) mod 4`.
     pub fn edge(&self, rotation: u8, e: usize) -> Edge {
-        self.edges[(e + 4 - (rotation as usize % 4)) % 4]
+        self.edges[base_side(e, rotation)]
     }
+}
+
+/// The side of an unturned tile that shows in direction `e` after `r`
+/// counterclockwise quarter turns: `(e - r) mod 4`. The one place this
+/// arithmetic is written.
+pub fn base_side(e: usize, r: u8) -> usize {
+    (e + 4 - (r as usize % 4)) % 4
 }
 
 /// A validated puzzle: `n * n` tiles sorted by id.

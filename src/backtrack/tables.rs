@@ -2,7 +2,7 @@
 //! their edge codes, the fit sets, the steps of the placement order, the
 //! per-depth allowed sets.
 
-use crate::board::{Placement, Solution};
+use crate::board::{Placement, Solution, turn_cell};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::Stands;
 use crate::symmetry::{Symmetry, identical_classes, period};
@@ -174,7 +174,7 @@ impl<'p> Tables<'p> {
             (true, _) => Reduce::FirstOfOrbit,
         };
         let first_cell = order_cells[0];
-        let turn = |c: usize| (n - 1 - c % n) * n + c / n;
+        let turn = |c: usize| turn_cell(n, c);
         let first_orbit = [
             turn(first_cell),
             turn(turn(first_cell)),

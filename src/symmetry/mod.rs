@@ -22,9 +22,9 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::board::{Placement, Solution, turned_at};
+use crate::board::{Placement, Solution, turn_cell, turned_at};
 use crate::model::Model;
-use crate::puzzle::{Edge, Puzzle, Tile};
+use crate::puzzle::{Edge, Puzzle, Tile, base_side};
 
 /// The canonical representative of a solution's class under board turns.
 ///
@@ -88,11 +88,8 @@ pub fn picture(puzzle: &Puzzle, s: &Solution) -> Vec<[Edge; 4]> {
 /// to (n+1-j, i) and what it showed in direction d it now shows in d+1.
 pub fn turn_picture<T: Copy>(n: usize, p: &[[T; 4]]) -> Vec<[T; 4]> {
     let mut out = p.to_vec();
-    for i in 0..n {
-        for j in 0..n {
-            let e = p[i * n + j];
-            out[(n - 1 - j) * n + i] = std::array::from_fn(|d| e[(d + 3) % 4]);
-        }
+    for (c, e) in p.iter().enumerate() {
+        out[turn_cell(n, c)] = std::array::from_fn(|d| e[base_side(d, 1)]);
     }
     out
 }
@@ -270,10 +267,8 @@ pub fn turn_sources(n: usize, k: usize) -> Vec<usize> {
     let mut src: Vec<usize> = (0..n * n).collect();
     for _ in 0..k {
         let mut next = src.clone();
-        for i in 0..n {
-            for j in 0..n {
-                next[(n - 1 - j) * n + i] = src[i * n + j];
-            }
+        for (c, &s) in src.iter().enumerate() {
+            next[turn_cell(n, c)] = s;
         }
         src = next;
     }
