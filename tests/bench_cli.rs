@@ -10,6 +10,9 @@ use predicates::prelude::*;
 
 #[test]
 fn rows_summary_and_plot_for_generated_puzzles() {
+    if !common::has_cpsat() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (csv, json, plot) = (
         dir.path().join("runs.csv"),
@@ -164,6 +167,9 @@ fn skipped_formulations_and_bad_input() {
 
 #[test]
 fn models_are_an_axis_of_the_grid() {
+    if !common::has_cpsat() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("runs.csv");
     let out = cmd()

@@ -10,6 +10,9 @@ const SEED_CANONICAL: &str = "[[1,1],[9,3],[7,2],[4,2],[5,3],[3,2],[8,0],[6,3],[
 
 #[test]
 fn seed_puzzle_json() {
+    if !common::has_cpsat() {
+        return;
+    }
     let (v, code) = solve_json(&[seed().to_str().unwrap(), "--all"]);
     assert_eq!(code, 0);
     assert_eq!(v["board"], 3);
@@ -46,6 +49,9 @@ fn seed_puzzle_json() {
 
 #[test]
 fn seed_puzzle_text() {
+    if !common::has_cpsat() {
+        return;
+    }
     cmd()
         .args(["solve", seed().to_str().unwrap()])
         .assert()
@@ -62,6 +68,9 @@ fn seed_puzzle_text() {
 
 #[test]
 fn all_prints_every_raw_solution() {
+    if !common::has_cpsat() {
+        return;
+    }
     let out = cmd()
         .args(["solve", seed().to_str().unwrap(), "--all"])
         .output()
@@ -72,6 +81,9 @@ fn all_prints_every_raw_solution() {
 
 #[test]
 fn every_split_mode_and_thread_count_agrees() {
+    if !common::has_cpsat() {
+        return;
+    }
     let p = common::corpus().join("der-sternenhimmel.yaml");
     let p = p.to_str().unwrap();
     let mut seen = Vec::new();
@@ -94,6 +106,9 @@ fn every_split_mode_and_thread_count_agrees() {
 
 #[test]
 fn dump_model_writes_the_formulation() {
+    if !common::has_cpsat() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("model.pbtxt");
     cmd()
@@ -146,6 +161,9 @@ fn dump_model_writes_the_formulation() {
 
 #[test]
 fn time_limit_reports_an_incomplete_result() {
+    if !common::has_cpsat() {
+        return;
+    }
     let p = common::corpus().join("crazy-sheep.yaml");
     let (v, code) = solve_json(&[p.to_str().unwrap(), "--time-limit", "0.3", "--threads", "1"]);
     assert_eq!(code, 1);
@@ -157,6 +175,9 @@ fn time_limit_reports_an_incomplete_result() {
 
 #[test]
 fn limit_gives_the_first_solutions_and_exits_0() {
+    if !common::has_cpsat() {
+        return;
+    }
     // ant-trails: too many solutions to enumerate; its first comes at once.
     let ants = common::corpus().join("the-ant-trails-puzzle.yaml");
     let (v, code) = solve_json(&[ants.to_str().unwrap(), "--limit", "1"]);
@@ -212,6 +233,9 @@ fn bad_time_limit_is_a_usage_error() {
 
 #[test]
 fn ctrl_c_stops_with_what_was_found() {
+    if !common::has_cpsat() {
+        return;
+    }
     // Far too many solutions to finish before the interrupt.
     let p = common::corpus().join("the-ant-trails-puzzle.yaml");
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("scramble"))
@@ -294,6 +318,9 @@ fn dump_model_needs_no_runtime() {
 
 #[test]
 fn a_model_too_big_is_refused_before_it_is_built() {
+    if !common::has_cpsat() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     cmd()
         .args(["generate", "--size", "20", "--motifs", "22", "--out"])
@@ -323,6 +350,9 @@ fn a_model_too_big_is_refused_before_it_is_built() {
 
 #[test]
 fn every_model_solves_the_seed_puzzle_from_the_command_line() {
+    if !common::has_cpsat() {
+        return;
+    }
     for model in ["table", "edge", "boolean", "edge-boolean"] {
         let (v, code) = solve_json(&[seed().to_str().unwrap(), "--model", model]);
         assert_eq!(code, 0, "{model}");

@@ -16,6 +16,9 @@ fn sternenhimmel() -> Puzzle {
 
 #[test]
 fn a_full_pool_splits_deeper() {
+    if !common::has_cpsat() {
+        return;
+    }
     let mut solver = CpSat::new().unwrap();
     solver.limits.pool = 16;
     solver.limits.whole_pool = 16;
@@ -33,6 +36,9 @@ fn a_full_pool_splits_deeper() {
 
 #[test]
 fn a_long_subproblem_splits_deeper() {
+    if !common::has_cpsat() {
+        return;
+    }
     let mut solver = CpSat::new().unwrap();
     solver.limits.slice = Duration::from_millis(30);
     solver.limits.whole_slice = Duration::from_millis(30);
@@ -49,6 +55,9 @@ fn a_long_subproblem_splits_deeper() {
 
 #[test]
 fn split_none_with_a_full_pool_is_incomplete_not_truncated_silently() {
+    if !common::has_cpsat() {
+        return;
+    }
     let mut solver = CpSat::new().unwrap();
     solver.limits.unsplit_pool = 16;
     let none = SolveOptions {
@@ -62,6 +71,9 @@ fn split_none_with_a_full_pool_is_incomplete_not_truncated_silently() {
 
 #[test]
 fn range_parts_lose_nothing() {
+    if !common::has_cpsat() {
+        return;
+    }
     // Every board starts cut into range parts, and each part is cut again
     // (into placements) after a short slice.
     let mut solver = CpSat::new().unwrap();
@@ -82,6 +94,9 @@ fn range_parts_lose_nothing() {
 
 #[test]
 fn a_limit_stops_at_that_many_classes() {
+    if !common::has_cpsat() {
+        return;
+    }
     let solver = CpSat::new().unwrap();
     for (equivalence, n) in [(Equivalence::Rotation, 3), (Equivalence::Picture, 2)] {
         let opts = SolveOptions {
@@ -102,6 +117,9 @@ fn a_limit_stops_at_that_many_classes() {
 
 #[test]
 fn a_limit_past_the_count_finds_everything() {
+    if !common::has_cpsat() {
+        return;
+    }
     // One solve per class, each forbidding the boards found: the rounds end
     // when the model has no solution left, with every class.
     let solver = CpSat::new().unwrap();

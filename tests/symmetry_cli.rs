@@ -7,6 +7,9 @@ use predicates::prelude::*;
 
 #[test]
 fn symmetry_and_equivalence_are_reported() {
+    if !common::has_cpsat() {
+        return;
+    }
     let p = corpus().join("der-sternenhimmel.yaml");
     let (v, code) = solve_json(&[
         p.to_str().unwrap(),
@@ -50,6 +53,9 @@ fn symmetry_and_equivalence_are_reported() {
 
 #[test]
 fn a_failed_precondition_is_a_clear_error() {
+    if !common::has_cpsat() {
+        return;
+    }
     let p = corpus().join("quasthoff-example.yaml");
     cmd()
         .args(["solve", p.to_str().unwrap(), "--symmetry", "center"])
@@ -102,6 +108,9 @@ fn unknown_or_repeated_formulations_are_usage_errors() {
 
 #[test]
 fn symmetry_report_checks_every_formulation() {
+    if !common::has_cpsat() {
+        return;
+    }
     let q = corpus().join("quasthoff-example.yaml");
     let out = cmd()
         .args([
@@ -149,6 +158,9 @@ fn symmetry_report_checks_every_formulation() {
 
 #[test]
 fn symmetry_report_has_a_model_axis() {
+    if !common::has_cpsat() {
+        return;
+    }
     let out = cmd()
         .args([
             "symmetry-report",

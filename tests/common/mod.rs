@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use scramble::puzzle::Puzzle;
@@ -74,6 +75,36 @@ pub fn expected() -> Vec<Expected> {
             }
         })
         .collect()
+}
+
+/// Set by scripts/test (and so by CI): a missing dependency fails the test
+/// that needs it instead of skipping it, so a run can never pass by
+/// skipping.
+pub const REQUIRE_ENV: &str = "SCRAMBLE_TEST_REQUIRE_ALL";
+
+/// A dependency a test needs is missing: say which, why and how to get it,
+/// and return false so the test can skip; panic under [`REQUIRE_ENV`].
+pub fn missing(what: &str, why: &str, fix: &str) -> bool {
+    let message = format!("{what} is missing ({why}); {fix}");
+    if std::env::var_os(REQUIRE_ENV).is_some() {
+        panic!("{message} ({REQUIRE_ENV} is set: nothing may be skipped)");
+    }
+    // Straight to stderr, past the test harness's capture, so the reason
+    // shows in an ordinary `cargo test` run.
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {message}");
+    false
+}
+
+/// Whether the CP-SAT runtime loads; if not, see [`missing`].
+pub fn has_cpsat() -> bool {
+    match scramble::cpsat::CpSat::new() {
+        Ok(_) => true,
+        Err(e) => missing(
+            "the CP-SAT runtime",
+            &e.to_string(),
+            "run `bash scripts/install-cpsat`",
+        ),
+    }
 }
 
 pub fn cmd() -> assert_cmd::Command {
