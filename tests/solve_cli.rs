@@ -376,3 +376,16 @@ fn every_model_solves_the_seed_puzzle_from_the_command_line() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("model: edge"), "{text}");
 }
+
+#[test]
+fn split_with_the_backtracker_is_a_usage_error() {
+    // --split cuts CP-SAT's enumeration; the backtracker would ignore it.
+    cmd()
+        .args(["solve", seed().to_str().unwrap(), "--solver", "backtrack"])
+        .args(["--split", "none"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--split applies to --solver cp-sat only",
+        ));
+}

@@ -34,10 +34,10 @@ pub struct SolveArgs {
     /// cell per class where repeats must be caught), print the counts.
     #[arg(long, conflicts_with_all = ["all", "out"])]
     pub count: bool,
-    /// How to cut the enumeration into subproblems: auto, none, or the
-    /// number of cells fixed up front.
-    #[arg(long, value_name = "auto|none|K", default_value = "auto")]
-    pub split: Split,
+    /// How to cut the enumeration into subproblems (CP-SAT only): auto
+    /// (default), none, or the number of cells fixed up front.
+    #[arg(long, value_name = "auto|none|K")]
+    pub split: Option<Split>,
     #[command(flatten)]
     pub run: RunArgs,
     /// Stop once N classes (under --equivalence) are found; CP-SAT then
@@ -112,10 +112,17 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                     .with_full_tree(args.backtrack.full_tree),
             )
         }
-        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
+        SolverKind::Backtrack => {
+            if args.split.is_some() {
+                return Err(CliError::Usage(
+                    "--split applies to --solver cp-sat only".into(),
+                ));
+            }
+            Box::new(args.backtrack.solver())
+        }
     };
     let options = SolveOptions {
-        split: args.split,
+        split: args.split.unwrap_or(Split::Auto),
         symmetry: args.symmetry.clone(),
         equivalence: args.equivalence,
         limit: args.limit.map(|n| n as usize),
