@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::compare::first_difference;
 use crate::puzzle::Puzzle;
 use crate::render::table;
-use crate::solve::{self, SolveError, SolveOptions, SolveResult, Solver};
+use crate::report::disagreement;
+pub use crate::report::{Disagreement, Run};
+use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
 use crate::symmetry::Symmetry;
 
 /// What to run.
@@ -32,43 +33,12 @@ impl Plan<'_> {
     }
 }
 
-/// One solver run.
-#[derive(Clone, Debug, Serialize)]
-pub struct Run {
-    pub puzzle: String,
-    pub solver: String,
-    pub model: String,
-    pub symmetry: String,
-    pub equivalence: String,
-    /// 1-based.
-    pub repeat: usize,
-    pub raw: u128,
-    pub canonical: u128,
-    pub complete: bool,
-    pub wall_time_s: f64,
-    /// Seconds to the first solution (none found: None).
-    pub first_s: Option<f64>,
-    /// Backtracking nodes.
-    pub nodes: Option<u64>,
-    /// CP-SAT branches.
-    pub branches: Option<u64>,
-}
-
 /// A formulation whose precondition a puzzle does not meet.
 #[derive(Clone, Debug, Serialize)]
 pub struct Skip {
     pub puzzle: String,
     pub symmetry: String,
     pub reason: String,
-}
-
-/// Two runs on the same puzzle and formulation found different canonical
-/// sets.
-#[derive(Clone, Debug, Serialize)]
-pub struct Disagreement {
-    pub puzzle: String,
-    pub symmetry: String,
-    pub message: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -79,28 +49,6 @@ pub struct Bench {
     /// Stopped early (Ctrl-C).
     pub stopped: bool,
     pub wall_time_s: f64,
-}
-
-fn row(label: &str, repeat: usize, r: &SolveResult) -> Run {
-    Run {
-        puzzle: label.to_string(),
-        solver: r.solver.clone(),
-        model: r.model.clone(),
-        symmetry: r.symmetry.clone(),
-        equivalence: r.equivalence.name().to_string(),
-        repeat,
-        raw: r.counts.raw,
-        canonical: r.counts.under(r.equivalence),
-        complete: r.outcome.is_complete(),
-        wall_time_s: r.wall_time.as_secs_f64(),
-        first_s: r.time_to_first.map(|d| d.as_secs_f64()),
-        nodes: r.stats.nodes,
-        branches: if r.stats.nodes.is_none() {
-            r.stats.branches
-        } else {
-            None
-        },
-    }
 }
 
 /// Run the grid; `progress` sees every run as it ends, with the number of
@@ -124,8 +72,11 @@ pub fn run(
                 done += plan.solvers.len() * plan.repeat;
                 continue;
             }
+            // Canonical sets are compared and counts checked: nothing else
+            // is kept.
             let options = SolveOptions {
                 symmetry: symmetry.clone(),
+                keep: Keep::Canonical,
                 ..plan.options.clone()
             };
             // The first complete run is the reference for the others.
@@ -138,7 +89,7 @@ pub fn run(
                         break 'grid;
                     }
                     let r = solve::run(*solver, puzzle, &options)?;
-                    let run = row(label, k, &r);
+                    let run = Run::of(label, k, &r);
                     done += 1;
                     progress(&run, done, total);
                     bench.runs.push(run);
@@ -148,22 +99,11 @@ pub fn run(
                     match &reference {
                         None => reference = Some(r),
                         Some(first) if !disagreed => {
-                            let raw_differs = (first.counts.raw != r.counts.raw).then(|| {
-                                format!(
-                                    "the same canonical solutions, but {} ({}) found {} raw solutions and {} ({}) {}",
-                                    first.solver,
-                                    first.model,
-                                    first.counts.raw,
-                                    r.solver,
-                                    r.model,
-                                    r.counts.raw
-                                )
-                            });
-                            if let Some(message) = first_difference(first, &r).or(raw_differs) {
+                            if let Some(message) = disagreement(first, &r) {
                                 disagreed = true;
                                 bench.disagreements.push(Disagreement {
                                     puzzle: label.clone(),
-                                    symmetry: symmetry.name(),
+                                    symmetry: Some(symmetry.name()),
                                     message,
                                 });
                             }

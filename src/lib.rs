@@ -15,5 +15,6 @@ pub mod generate;
 pub mod model;
 pub mod puzzle;
 pub mod render;
+pub mod report;
 pub mod solve;
 pub mod symmetry;

@@ -206,7 +206,9 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     for d in &result.disagreements {
         text.push_str(&format!(
             "DISAGREEMENT on {} ({}): {}",
-            d.puzzle, d.symmetry, d.message
+            d.puzzle,
+            d.symmetry.as_deref().unwrap_or("none"),
+            d.message
         ));
         if !d.message.ends_with('\n') {
             text.push('\n');
