@@ -168,19 +168,26 @@ impl<'p> Tables<'p> {
             }
         }
         let order_cells = order.cells(n);
-        let reduce = match (reduce_turns && symmetry.is_none() && !kinds, n % 2) {
+        let first_cell = order_cells[0];
+        let centre = (n / 2) * n + n / 2;
+        // With kinds the reductions work on pictures: the centre rule needs
+        // the centre placed first (then its tile is the first copy of its
+        // kind, whose rotation 0 is one fixed orientation of the picture);
+        // the orbit rule compares kinds, not tiles, and admits ties. Either
+        // keeps at least one turn of every picture class (the collector
+        // drops repeats).
+        let reduce = match (reduce_turns && symmetry.is_none(), n % 2) {
             (false, _) => Reduce::None,
+            (true, 1) if kinds && first_cell != centre => Reduce::None,
             (true, 1) => Reduce::CentreRotation,
             (true, _) => Reduce::FirstOfOrbit,
         };
-        let first_cell = order_cells[0];
         let turn = |c: usize| turn_cell(n, c);
         let first_orbit = [
             turn(first_cell),
             turn(turn(first_cell)),
             turn(turn(turn(first_cell))),
         ];
-        let centre = (n / 2) * n + n / 2;
         let every = |w: usize| !from_bit(nori, w);
         let mut allowed = Vec::with_capacity(cells * words);
         let mut placed = vec![false; cells];
@@ -238,11 +245,37 @@ impl<'p> Tables<'p> {
             }
             placed[c] = true;
         }
+        // Per tile: the first tile of its kind (itself without kinds).
+        let mut kind_of: Vec<usize> = (0..puzzle.len()).collect();
+        if kinds {
+            for class in identical_classes(puzzle) {
+                let at: Vec<usize> = class
+                    .iter()
+                    .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
+                    .collect();
+                for &k in &at {
+                    kind_of[k] = at[0];
+                }
+            }
+        }
         let mut above = Vec::new();
         if reduce == Reduce::FirstOfOrbit {
             above.reserve(puzzle.len() * words);
             for t in 0..puzzle.len() {
-                above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
+                if kinds {
+                    // Orientations of tiles of the same kind or a later one.
+                    let from = above.len();
+                    above.resize(from + words, 0);
+                    for (u, &k) in kind_of.iter().enumerate() {
+                        if k >= kind_of[t] {
+                            for o in 4 * u..4 * u + 4 {
+                                set_bit(&mut above[from..], o);
+                            }
+                        }
+                    }
+                } else {
+                    above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
+                }
             }
         }
         // Identical tiles: each copy but the first starts blocked (marked
