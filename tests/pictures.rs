@@ -408,3 +408,38 @@ fn index_html_loads_every_picture_in_headless_chromium() {
         "1/2"
     );
 }
+
+#[test]
+fn out_draws_at_most_the_pictures_asked_for_and_says_so() {
+    // quadromino-haba has 10,752 classes: drawing all would take minutes.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = cmd()
+        .args([
+            "solve",
+            corpus().join("quadromino-haba.yaml").to_str().unwrap(),
+        ])
+        .args(["--solver", "backtrack", "--out", out.to_str().unwrap()])
+        .args(["--pictures", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("drawing the first 3 of 10752 solutions"),
+        "{err}"
+    );
+    for k in 1..=3 {
+        for ext in ["svg", "png", "txt"] {
+            assert!(out.join(format!("{k}.{ext}")).is_file(), "{k}.{ext}");
+        }
+    }
+    assert!(!out.join("4.svg").exists());
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("The first 3 of 10752 solutions"));
+    assert!(index.contains("data-pictures=\"3\""));
+    // solutions.json holds them all.
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("solutions.json")).unwrap()).unwrap();
+    assert_eq!(json["solutions"].as_array().unwrap().len(), 10752);
+}

@@ -67,6 +67,15 @@ pub struct SolveArgs {
     /// With --out: write into a non-empty folder that scramble did not make.
     #[arg(long, requires = "out")]
     pub force: bool,
+    /// With --out: pictures and texts of at most N solutions (all of them
+    /// are in solutions.json); each PNG takes tens of milliseconds.
+    #[arg(
+        long = "pictures",
+        value_name = "N",
+        default_value_t = 100,
+        requires = "out"
+    )]
+    pub max_pictures: usize,
     #[command(flatten)]
     pub pictures: PictureArgs,
 }
@@ -190,7 +199,19 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Jsonl => crate::render::json::summary_line(&report),
     };
     if let Some(dir) = &args.out {
-        let files = folder::files(&report, images.as_ref()).map_err(FolderError::from)?;
+        let shown = if args.all {
+            result.raw.len()
+        } else {
+            result.canonical().len()
+        };
+        if shown > args.max_pictures {
+            eprintln!(
+                "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",
+                args.max_pictures
+            );
+        }
+        let files = folder::files(&report, images.as_ref(), args.max_pictures)
+            .map_err(FolderError::from)?;
         folder::write(dir, &files, args.force)?;
         eprintln!(
             "wrote {} files to {} (open {})",

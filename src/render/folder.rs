@@ -65,8 +65,13 @@ pub fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
 }
 
 /// Every file of the folder for a result. The solutions shown are the
-/// canonical ones, or every raw one with `--all`.
-pub fn files(r: &Report<'_>, images: Option<&TileImages>) -> Result<Vec<File>, PngError> {
+/// canonical ones, or every raw one with `--all`; pictures and texts for
+/// the first `max` of them (solutions.json holds them all).
+pub fn files(
+    r: &Report<'_>,
+    images: Option<&TileImages>,
+    max: usize,
+) -> Result<Vec<File>, PngError> {
     let p = r.puzzle;
     let res = r.result;
     let mut out = Vec::new();
@@ -84,6 +89,7 @@ pub fn files(r: &Report<'_>, images: Option<&TileImages>) -> Result<Vec<File>, P
     };
     picture("unsolved", svg::unsolved_picture(p, images))?;
     let list = if r.all { &res.raw[..] } else { res.canonical() };
+    let list = &list[..list.len().min(max)];
     for (k, s) in list.iter().enumerate() {
         picture(&(k + 1).to_string(), svg::solution_picture(p, s, images))?;
     }

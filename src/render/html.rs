@@ -69,6 +69,15 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
         pictures,
         if pictures == 1 { "" } else { "s" }
     );
+    if pictures < list.len() {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">The first {pictures} of {} solutions; all are in \
+             <a href=\"solutions.json\">solutions.json</a> (more pictures: \
+             <code>--pictures N</code>).</p>",
+            list.len()
+        );
+    }
     for (k, s) in list.iter().take(pictures).enumerate() {
         let k = k + 1;
         let _ = writeln!(
