@@ -443,3 +443,48 @@ fn out_draws_at_most_the_pictures_asked_for_and_says_so() {
         serde_json::from_slice(&std::fs::read(out.join("solutions.json")).unwrap()).unwrap();
     assert_eq!(json["solutions"].as_array().unwrap().len(), 10752);
 }
+
+/// `solve --out` drawing thousands of pictures (minutes of work), stopped
+/// by `how` after the solve: the result is printed, nothing is written.
+fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
+        .args([
+            "solve",
+            corpus().join("quadromino-haba.yaml").to_str().unwrap(),
+        ])
+        .args(["--solver", "backtrack", "--out", out.to_str().unwrap()])
+        .args(["--pictures", "20000"])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    if interrupt {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+    let run = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped while drawing the pictures"), "{err}");
+    assert!(!out.exists(), "a folder was written");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("raw solutions: 43008"));
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn ctrl_c_while_drawing_writes_nothing() {
+    stopped_while_drawing(&[], true);
+}
+
+#[test]
+fn the_time_limit_covers_drawing() {
+    stopped_while_drawing(&["--time-limit", "1"], false);
+}

@@ -81,6 +81,7 @@ pub struct SolveArgs {
 }
 
 pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
     let jsonl = args.format == Format::Jsonl;
     if jsonl && (args.all || args.count || args.out.is_some()) {
         return Err(CliError::Usage(
@@ -198,6 +199,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Json => crate::render::json::render(&report),
         Format::Jsonl => crate::render::json::summary_line(&report),
     };
+    let mut drawing_stopped = false;
     if let Some(dir) = &args.out {
         let shown = if args.all {
             result.raw.len()
@@ -210,17 +212,35 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                 args.max_pictures
             );
         }
-        let files = folder::files(&report, images.as_ref(), args.max_pictures)
-            .map_err(FolderError::from)?;
-        folder::write(dir, &files, args.force)?;
-        eprintln!(
-            "wrote {} files to {} (open {})",
-            files.len(),
-            dir.display(),
-            dir.join("index.html").display()
-        );
+        // Ctrl-C and the time limit also stop the drawing.
+        let deadline = options.time_limit.map(|t| started + t);
+        let keep_going =
+            || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
+        match folder::files(&report, images.as_ref(), args.max_pictures, &keep_going)
+            .map_err(FolderError::from)?
+        {
+            Some(files) => {
+                folder::write(dir, &files, args.force)?;
+                eprintln!(
+                    "wrote {} files to {} (open {})",
+                    files.len(),
+                    dir.display(),
+                    dir.join("index.html").display()
+                );
+            }
+            None => {
+                eprintln!(
+                    "stopped while drawing the pictures (Ctrl-C or --time-limit): nothing was written to {}",
+                    dir.display()
+                );
+                drawing_stopped = true;
+            }
+        }
     }
     print(&text);
+    if drawing_stopped {
+        return Ok(exit::INCOMPLETE);
+    }
     Ok(match &result.outcome {
         Outcome::Complete | Outcome::Infeasible => exit::OK,
         // What was asked for: not a failure.

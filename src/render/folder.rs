@@ -66,12 +66,15 @@ pub fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
 
 /// Every file of the folder for a result. The solutions shown are the
 /// canonical ones, or every raw one with `--all`; pictures and texts for
-/// the first `max` of them (solutions.json holds them all).
+/// the first `max` of them (solutions.json holds them all). `keep_going`
+/// is asked before each picture: once it says no, drawing stops and there
+/// are no files (`None`), so no folder is written that looks complete.
 pub fn files(
     r: &Report<'_>,
     images: Option<&TileImages>,
     max: usize,
-) -> Result<Vec<File>, PngError> {
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Option<Vec<File>>, PngError> {
     let p = r.puzzle;
     let res = r.result;
     let mut out = Vec::new();
@@ -91,6 +94,9 @@ pub fn files(
     let list = if r.all { &res.raw[..] } else { res.canonical() };
     let list = &list[..list.len().min(max)];
     for (k, s) in list.iter().enumerate() {
+        if !keep_going() {
+            return Ok(None);
+        }
         picture(&(k + 1).to_string(), svg::solution_picture(p, s, images))?;
     }
     for (k, s) in list.iter().enumerate() {
@@ -107,7 +113,7 @@ pub fn files(
         name: "index.html".into(),
         bytes: html::index(r, list.len()).into_bytes(),
     });
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// Write one file through a temporary name in the same folder.
