@@ -449,7 +449,7 @@ fn out_draws_at_most_the_pictures_asked_for_and_says_so() {
 fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
         .args([
             "solve",
             corpus().join("quadromino-haba.yaml").to_str().unwrap(),
