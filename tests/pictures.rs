@@ -445,7 +445,8 @@ fn out_draws_at_most_the_pictures_asked_for_and_says_so() {
 }
 
 /// `solve --out` drawing thousands of pictures (minutes of work), stopped
-/// by `how` after the solve: the result is printed, nothing is written.
+/// after the solve by Ctrl-C (`interrupt`) or by the `extra` options: the
+/// result is printed, nothing is written.
 fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::Serialize;
 
 /// The order in which cells are filled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Order {
     /// Row-major.
@@ -40,18 +40,6 @@ impl Order {
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Order {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Order, String> {
-        match s {
-            "row" => Ok(Order::Row),
-            "spiral" => Ok(Order::Spiral),
-            "constrained" => Ok(Order::Constrained),
-            _ => Err(format!("expected row, spiral or constrained, found {s:?}")),
-        }
     }
 }
 

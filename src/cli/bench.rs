@@ -26,7 +26,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "LIST")]
     pub symmetry: Vec<Symmetry>,
     /// What counts as one class.
-    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
     /// Runs of each solver on each puzzle and formulation.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]

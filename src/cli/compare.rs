@@ -12,7 +12,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "LIST", default_value = "none")]
     pub symmetry: Symmetry,
     /// What counts as one class.
-    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
     #[command(flatten)]
     pub backtrack: BacktrackArgs,

@@ -121,7 +121,7 @@ impl PictureArgs {
 pub struct BacktrackArgs {
     /// Placement order of the backtracking solver (default: spiral, the
     /// fastest measured).
-    #[arg(long, value_name = "row|spiral|constrained")]
+    #[arg(long, value_enum)]
     pub order: Option<Order>,
     /// Backtracking: search every board turn of every solution instead of
     /// one turn each (for node-count studies; the solutions are the same).

@@ -58,7 +58,7 @@ pub struct SolveArgs {
     pub symmetry: Symmetry,
     /// What counts as one class: rotation (labelled solutions up to board
     /// turns) or picture (finished pictures up to board turns).
-    #[arg(long, value_name = "rotation|picture", default_value = "rotation")]
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
     /// Also write the pictures (SVG and PNG), texts, solutions.json and an
     /// index.html into DIR (made if missing).

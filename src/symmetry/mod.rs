@@ -42,8 +42,8 @@ pub fn canonical(s: &Solution) -> Solution {
     Solution::new(turned(best).collect())
 }
 
-/// What makes two solutions "the same".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// What makes two solutions "the same" (`--equivalence rotation|picture`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Equivalence {
     /// Labelled solutions up to whole-board turns.
     Rotation,
@@ -57,17 +57,6 @@ impl Equivalence {
         match self {
             Equivalence::Rotation => "rotation",
             Equivalence::Picture => "picture",
-        }
-    }
-}
-
-impl std::str::FromStr for Equivalence {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "rotation" => Ok(Equivalence::Rotation),
-            "picture" => Ok(Equivalence::Picture),
-            _ => Err(format!("expected rotation or picture, found {s:?}")),
         }
     }
 }
