@@ -298,17 +298,8 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(err("is a directory".into()));
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| err("not a file name".into()))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes).map_err(|e| err(format!("cannot write: {e}")))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(format!("cannot write: {e}"))
-    })
+    if path.file_name().is_none() {
+        return Err(err("not a file name".into()));
+    }
+    crate::render::write_whole(path, bytes).map_err(|e| err(format!("cannot write: {e}")))
 }

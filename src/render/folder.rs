@@ -119,15 +119,7 @@ pub fn files(
 /// Write one file through a temporary name in the same folder.
 fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), FolderError> {
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(&path, "write", e)
-    })?;
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(&path, "write", e)
-    })
+    super::write_whole(&path, bytes).map_err(|e| io(&path, "write", e))
 }
 
 /// A plain file name (no folder part), as scramble writes.
