@@ -8,7 +8,7 @@ mod enumerate;
 mod first;
 pub use enumerate::Limits;
 pub mod proto;
-pub mod runtime;
+mod runtime;
 mod text;
 
 use std::time::Instant;

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use prost::Message;
 use thiserror::Error;
 
-use super::proto::{CpModelProto, CpSolverResponse, SatParameters};
+use super::proto::{CpSolverResponse, SatParameters};
 
 /// The OR-Tools release scramble is built and tested against.
 pub const PINNED_VERSION: &str = "9.15.6755";
@@ -106,8 +106,6 @@ pub struct Runtime {
     destroy_env: EnvFn,
     stop_search: EnvFn,
     solve_interruptible: SolveFn,
-    /// The file that was loaded.
-    pub path: PathBuf,
     /// The OR-Tools version the library reports.
     pub version: String,
 }
@@ -271,7 +269,6 @@ impl Runtime {
             destroy_env,
             stop_search,
             solve_interruptible,
-            path: path.to_path_buf(),
             version,
         })
     }
@@ -287,17 +284,8 @@ impl Runtime {
         }
     }
 
-    /// Solve `model` with `params` in `env`, blocking until the solver returns.
-    pub fn solve(
-        &self,
-        env: &Env,
-        model: &CpModelProto,
-        params: &SatParameters,
-    ) -> Result<CpSolverResponse, RuntimeError> {
-        self.solve_encoded(env, &model.encode_to_vec(), params)
-    }
-
-    /// [`Runtime::solve`] with the model already encoded.
+    /// Solve the encoded model `m` with `params` in `env`, blocking until
+    /// the solver returns.
     pub fn solve_encoded(
         &self,
         env: &Env,
