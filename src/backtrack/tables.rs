@@ -245,8 +245,12 @@ impl<'p> Tables<'p> {
             }
             placed[c] = true;
         }
-        // Per tile: the first tile of its kind (itself without kinds).
+        // With kinds, per tile: the first tile of its kind (itself without
+        // kinds), and the next copy of its kind. Every copy but the first
+        // starts blocked (marked used) and placing a copy frees the next.
         let mut kind_of: Vec<usize> = (0..puzzle.len()).collect();
+        let mut next_copy = vec![NO_COPY; puzzle.len()];
+        let mut start_used = vec![0u64; words];
         if kinds {
             for class in identical_classes(puzzle) {
                 let at: Vec<usize> = class
@@ -255,6 +259,10 @@ impl<'p> Tables<'p> {
                     .collect();
                 for &k in &at {
                     kind_of[k] = at[0];
+                }
+                for pair in at.windows(2) {
+                    next_copy[pair[0]] = pair[1] as u16;
+                    start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
                 }
             }
         }
@@ -275,22 +283,6 @@ impl<'p> Tables<'p> {
                     }
                 } else {
                     above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
-                }
-            }
-        }
-        // Identical tiles: each copy but the first starts blocked (marked
-        // used) and placing a copy frees the next.
-        let mut next_copy = vec![NO_COPY; puzzle.len()];
-        let mut start_used = vec![0u64; words];
-        if kinds {
-            for class in identical_classes(puzzle) {
-                let at: Vec<usize> = class
-                    .iter()
-                    .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
-                    .collect();
-                for pair in at.windows(2) {
-                    next_copy[pair[0]] = pair[1] as u16;
-                    start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
                 }
             }
         }
