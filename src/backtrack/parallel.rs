@@ -79,8 +79,13 @@ impl Run<'_, '_> {
                             t.cells,
                             &mut |placed: &[u16; MAX_TILES]| t.emit(placed, &mut buf, &mut out),
                         );
-                        let boards = std::mem::take(&mut batch);
-                        if tx.send(Msg::Boards(boards)).is_err() || tx.send(Msg::Done).is_err() {
+                        if !batch.is_empty() {
+                            let boards = std::mem::take(&mut batch);
+                            if tx.send(Msg::Boards(boards)).is_err() {
+                                break;
+                            }
+                        }
+                        if tx.send(Msg::Done).is_err() {
                             break;
                         }
                     }
