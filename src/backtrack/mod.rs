@@ -19,8 +19,8 @@ use std::time::Instant;
 
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    MAX_EXPANSION, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
-    SolverStats, StopReason,
+    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    StopReason,
 };
 use crate::symmetry::labellings_per_picture;
 
@@ -103,15 +103,12 @@ impl Solver for Backtrack {
         // kinds in distinct orientations) when each picture stands for more
         // labelled boards than the turn reduction saves (4), and the caller
         // can take picture classes.
-        let labellings = labellings_per_picture(puzzle);
         let kinds = self.reduce_turns
             && options.symmetry.is_none()
-            && labellings.is_none_or(|l| l > 4)
-            && options.keep.pictures_suffice(
+            && options.keep.search_pictures(
                 options.equivalence,
                 options.limit,
-                labellings,
-                MAX_EXPANSION,
+                labellings_per_picture(puzzle),
             );
         let t = Tables::new(
             puzzle,

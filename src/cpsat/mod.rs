@@ -16,8 +16,8 @@ use std::time::Instant;
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    Keep, MAX_EXPANSION, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
-    SolverStats, StopReason,
+    Keep, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    StopReason,
 };
 use crate::symmetry::{
     Equivalence, Symmetry, labellings_per_picture, picture_representative, turn_representative,
@@ -87,14 +87,7 @@ pub fn model_for(
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
-    } else if labellings_per_picture(puzzle).is_none_or(|l| l > 4)
-        && keep.pictures_suffice(
-            equivalence,
-            limit,
-            labellings_per_picture(puzzle),
-            MAX_EXPANSION,
-        )
-    {
+    } else if keep.search_pictures(equivalence, limit, labellings_per_picture(puzzle)) {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
     } else {

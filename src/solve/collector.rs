@@ -124,7 +124,7 @@ pub struct Collector<'p> {
     limit: Option<usize>,
     /// When the run started ([`Collector::set_up`]), and how long after it
     /// the first solution came.
-    pub(super) started: Instant,
+    started: Instant,
     first: Option<Duration>,
 }
 
@@ -156,14 +156,15 @@ impl<'p> Collector<'p> {
     }
 
     /// What to keep, the equivalence, the limit, and whether the solver
-    /// promises no repeats. Called before the first report.
+    /// promises no repeats. Called before the first report; the run (and
+    /// the time to its first solution) counts from now, which it returns.
     pub(super) fn set_up(
         &mut self,
         keep: Keep,
         equivalence: Equivalence,
         limit: Option<usize>,
         exact: bool,
-    ) {
+    ) -> Instant {
         debug_assert_eq!(self.reported, 0, "set up before the first report");
         let rotation = equivalence == Equivalence::Rotation;
         let (raw, classes, pictures) = match keep {
@@ -179,6 +180,7 @@ impl<'p> Collector<'p> {
         self.raw = Tally::new(raw);
         self.classes = Tally::new(classes);
         self.pictures = Tally::new(pictures);
+        self.started
     }
 
     /// Also report progress.

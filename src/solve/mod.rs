@@ -10,7 +10,7 @@ mod compact;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -37,7 +37,7 @@ pub enum Stands {
 /// Most labelled boards per picture for which a solver searches one board
 /// per picture and has the collector expand it when labelled boards are
 /// wanted: beyond this, expanding would cost more than it saves.
-pub const MAX_EXPANSION: u128 = 4096;
+const MAX_EXPANSION: u128 = 4096;
 
 /// What the collector keeps of a run besides the exact counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,19 +54,25 @@ pub enum Keep {
 }
 
 impl Keep {
-    /// Whether a solver may report picture classes of a puzzle with this
-    /// many labellings per picture: yes when the caller needs no labelled
-    /// boards, or only the first `limit` classes (expanded lazily), or when
-    /// expanding costs at most `max` boards per picture.
-    pub fn pictures_suffice(
+    /// Whether a solver should search one board per picture and report
+    /// picture classes, on a puzzle with this many labellings per picture
+    /// (`None`: past `u128`). Only when each picture stands for more than
+    /// the four boards the turn reduction saves, and the caller can take
+    /// pictures: it needs no labelled boards, or only the first `limit`
+    /// classes (expanded lazily), or expanding costs at most
+    /// [`MAX_EXPANSION`] boards per picture. The one rule both solvers
+    /// follow.
+    pub fn search_pictures(
         self,
         e: Equivalence,
         limit: Option<usize>,
         labellings: Option<u128>,
-        max: u128,
     ) -> bool {
         let labelled = self == Keep::All || (e == Equivalence::Rotation && self != Keep::Count);
-        !labelled || (self != Keep::All && limit.is_some()) || labellings.is_some_and(|l| l <= max)
+        labellings.is_none_or(|l| l > 4)
+            && (!labelled
+                || (self != Keep::All && limit.is_some())
+                || labellings.is_some_and(|l| l <= MAX_EXPANSION))
     }
 }
 
@@ -362,14 +368,12 @@ pub fn run_with(
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
-    let start = Instant::now();
-    collector.set_up(
+    let start = collector.set_up(
         options.keep,
         options.equivalence,
         options.limit,
         solver.exact_reports(),
     );
-    collector.started = start;
     let run = solver.enumerate(puzzle, options, &mut collector)?;
     let wall_time = start.elapsed();
     if let Some((solution, reason)) = collector.rejected.take() {
