@@ -201,11 +201,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let mut drawing_stopped = false;
     if let Some(dir) = &args.out {
-        let shown = if args.all {
-            result.raw.len()
-        } else {
-            result.canonical().len()
-        };
+        let shown = report.shown().len();
         if shown > args.max_pictures {
             eprintln!(
                 "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",

@@ -76,7 +76,6 @@ pub fn files(
     keep_going: &dyn Fn() -> bool,
 ) -> Result<Option<Vec<File>>, PngError> {
     let p = r.puzzle;
-    let res = r.result;
     let mut out = Vec::new();
     let mut picture = |stem: &str, svg: String| -> Result<(), PngError> {
         let png = png::from_svg(&svg)?;
@@ -91,7 +90,7 @@ pub fn files(
         Ok(())
     };
     picture("unsolved", svg::unsolved_picture(p, images))?;
-    let list = if r.all { &res.raw[..] } else { res.canonical() };
+    let list = r.shown();
     let list = &list[..list.len().min(max)];
     for (k, s) in list.iter().enumerate() {
         if !keep_going() {

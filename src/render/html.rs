@@ -62,7 +62,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
             format!("one per class ({})", res.equivalence.name())
         },
     );
-    let list = if r.all { &res.raw[..] } else { res.canonical() };
+    let list = r.shown();
     let _ = writeln!(
         out,
         "<h2>{} solution{}</h2>",

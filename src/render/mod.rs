@@ -62,6 +62,16 @@ pub struct Report<'a> {
 }
 
 impl Report<'_> {
+    /// The solutions shown: every raw one with `--all`, else the canonical
+    /// ones.
+    pub fn shown(&self) -> &[crate::board::Solution] {
+        if self.all {
+            &self.result.raw
+        } else {
+            self.result.canonical()
+        }
+    }
+
     /// The completeness of the result in words.
     pub fn completeness(&self) -> String {
         use crate::solve::Outcome::*;

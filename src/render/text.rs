@@ -38,7 +38,7 @@ pub fn render(r: &Report<'_>) -> String {
         let _ = write!(out, " (first solution after {:.3} s)", first.as_secs_f64());
     }
     out.push('\n');
-    let list = if r.all { &res.raw[..] } else { res.canonical() };
+    let list = r.shown();
     for (k, s) in list.iter().enumerate() {
         let _ = writeln!(out, "=== Solution: {} ===", k + 1);
         out.push_str(&s.to_seed_text());
