@@ -9,6 +9,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod compare;
+pub mod count;
 pub mod cpsat;
 pub mod experiment;
 pub mod generate;

@@ -5,6 +5,7 @@
 
 mod bench;
 mod compare;
+mod count;
 mod generate;
 mod render;
 mod solve;
@@ -12,6 +13,7 @@ mod symmetry_report;
 
 pub use bench::{BenchArgs, GenerateSpec};
 pub use compare::CompareArgs;
+pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
@@ -70,6 +72,10 @@ pub enum Command {
     /// Solve puzzles with both CP-SAT and backtracking and check that the
     /// canonical solution sets are identical (exit 1 if not).
     Compare(CompareArgs),
+    /// Count labelled solutions, classes and picture classes exactly by two
+    /// independent methods (or estimate them, saying so); exit 1 if the
+    /// methods disagree or none finishes.
+    Count(CountArgs),
     /// Write random solvable puzzles made by planting a solution.
     Generate(GenerateArgs),
     /// Draw the unsolved tiles, or a solution, as SVG or PNG.
@@ -260,6 +266,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Solve(args) => solve::run(&args, stop),
         Command::SymmetryReport(args) => symmetry_report::run(&args, stop),
         Command::Compare(args) => compare::run(&args, stop),
+        Command::Count(args) => count::run(&args, stop),
         Command::Generate(args) => generate::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Bench(args) => bench::run(&args, stop),

@@ -1,5 +1,6 @@
 //! Showing results: one exporter per format.
 
+pub mod count;
 pub mod folder;
 pub mod html;
 pub mod images;

@@ -234,9 +234,9 @@ pub fn period(t: &Tile) -> u8 {
         .unwrap_or(4)
 }
 
-/// Classes of identical tiles (same edges up to rotation) with two or more
-/// members, each sorted by id, ordered by their smallest id.
-pub fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
+/// Tile kinds: the tiles grouped by their edges up to rotation, each group
+/// sorted by id, ordered by their smallest id (singletons included).
+pub fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
     let mut by_key: BTreeMap<[Edge; 4], Vec<i64>> = BTreeMap::new();
     for t in &puzzle.tiles {
         let key = (0..4u8)
@@ -245,8 +245,16 @@ pub fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
             .expect("four rotations");
         by_key.entry(key).or_default().push(t.id);
     }
-    let mut out: Vec<Vec<i64>> = by_key.into_values().filter(|c| c.len() > 1).collect();
+    let mut out: Vec<Vec<i64>> = by_key.into_values().collect();
     out.sort();
+    out
+}
+
+/// Classes of identical tiles (same edges up to rotation) with two or more
+/// members, each sorted by id, ordered by their smallest id.
+pub fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
+    let mut out = tile_kinds(puzzle);
+    out.retain(|c| c.len() > 1);
     out
 }
 

@@ -1,0 +1,96 @@
+//! `scramble count`: exact counts by independent methods that check each
+//! other, or an estimate that says it is one (docs/count.md).
+
+use super::*;
+use crate::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
+    pub puzzle: PathBuf,
+    /// A counting method: dp (a dynamic programme over the board with
+    /// Burnside's lemma), enumerate (backtracking, counting without
+    /// storing) or estimate (Knuth's random probes, not exact); repeat to
+    /// run several. Default: dp and enumerate, then an estimate if neither
+    /// finishes.
+    #[arg(long = "method", value_enum, value_name = "METHOD")]
+    pub methods: Vec<Method>,
+    /// Which class count the last line gives: rotation (labelled solutions
+    /// up to board turns) or picture (pictures up to board turns). All
+    /// three counts are always reported.
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
+    pub equivalence: Equivalence,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Text)]
+    pub format: CountFormat,
+    /// Stop each method after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Threads for enumerate (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// dp: the most states one step may hold (about 80 bytes each); past
+    /// it the method gives up with a clear message.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+    /// estimate: random probes per tree (three trees: all pictures, and
+    /// those a half and a quarter turn leave unchanged).
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub probes: u64,
+    /// estimate: the random seed (the same seed gives the same estimate).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CountFormat {
+    Text,
+    Json,
+}
+
+pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
+    let puzzle = Puzzle::load(&args.puzzle)?;
+    let mut methods: Vec<Method> = Vec::new();
+    for &m in &args.methods {
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
+    let default = methods.is_empty();
+    if default {
+        methods = vec![Method::Dp, Method::Enumerate];
+    }
+    let options = CountOptions {
+        methods,
+        estimate_if_unfinished: default,
+        time_limit: args.time_limit,
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
+        stop: stop.clone(),
+        max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
+        probes: args.probes,
+        seed: args.seed,
+    };
+    let report = count::count(&puzzle, &options);
+    let text = match args.format {
+        CountFormat::Text => crate::render::count::text(&report, args.equivalence),
+        CountFormat::Json => {
+            serde_json::to_string_pretty(&report).expect("a report serializes") + "\n"
+        }
+    };
+    print(&text);
+    if let Some(d) = &report.disagreement {
+        eprintln!("disagreement on {}: {d}", report.puzzle);
+    }
+    Ok(
+        if report.counts.is_some() && report.disagreement.is_none() {
+            exit::OK
+        } else {
+            exit::INCOMPLETE
+        },
+    )
+}

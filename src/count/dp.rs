@@ -1,0 +1,470 @@
+//! Counting pictures without enumerating them: a dynamic programme over the
+//! board (docs/count.md).
+//!
+//! A picture assigns every cell a tile kind in one of its distinct
+//! orientations. The programme places one cell after another and keeps, per
+//! partial board, only what the rest of the board can see of it: the edges
+//! still waiting for a neighbour (the frontier) and how many tiles of each
+//! kind are left. Partial boards that agree on both have the same
+//! completions, so they merge into one state holding their number.
+//!
+//! The same programme counts the pictures a board turn leaves unchanged
+//! (for Burnside's lemma): such a picture is fixed by its cells' orbit
+//! representatives, each orbit of `d` cells takes `d` tiles of its kind, and
+//! every edge of the board becomes a condition between two representatives'
+//! sides.
+
+use std::collections::BTreeSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use hashbrown::HashMap;
+use thiserror::Error;
+
+use crate::board::turn_cell;
+use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP, base_side};
+use crate::symmetry::{period, tile_kinds};
+
+/// Why a count did not finish.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum DpError {
+    /// The state does not fit the 128-bit key.
+    #[error(
+        "the dynamic programme's state needs {bits} bits, more than 128 ({kinds} tile kinds, \
+         {labels} edge labels, {slots} open edges); count by enumeration instead"
+    )]
+    TooWide {
+        bits: u32,
+        kinds: usize,
+        labels: usize,
+        slots: usize,
+    },
+    /// More states than allowed.
+    #[error(
+        "the dynamic programme needs more than {max} states at step {step} of {steps} \
+         (about {mb} MB); raise --max-states or count by enumeration or estimate"
+    )]
+    TooManyStates {
+        max: usize,
+        step: usize,
+        steps: usize,
+        mb: usize,
+    },
+    /// A time limit or an interrupt.
+    #[error("stopped at step {step} of {steps}")]
+    Stopped { step: usize, steps: usize },
+    /// A count past `u128`.
+    #[error("a count passed 2^128")]
+    Overflow,
+}
+
+/// What one programme found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DpRun {
+    /// Pictures left unchanged by the turn.
+    pub count: u128,
+    /// The most states alive after one step.
+    pub peak_states: usize,
+    /// Placements tried, over all states.
+    pub transitions: u64,
+}
+
+/// Bounds on one programme.
+pub struct Limits<'a> {
+    /// The most states one step may hold.
+    pub max_states: usize,
+    /// Whether to stop (time limit or interrupt); polled often.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// Approximate bytes per state while a step runs (two tables of 32-byte
+/// entries at hashbrown's load factor).
+const BYTES_PER_STATE: usize = 80;
+
+/// One distinct orientation of a tile kind, as the cell shows it.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    kind: usize,
+    shown: [u8; 4],
+}
+
+/// One orbit representative's placement step.
+#[derive(Debug, Default)]
+struct Step {
+    /// Cells in its orbit: tiles of the kind it takes.
+    take: u32,
+    /// Orientations allowed (fixed by the orbit's stabilizer, meeting
+    /// conditions among its own sides).
+    cands: Vec<Cand>,
+    /// (side, slot): the side must fit the label waiting in the slot, which
+    /// is then freed.
+    checks: Vec<(u8, u8)>,
+    /// (side, slot): the side's label waits in the slot for a later step.
+    stores: Vec<(u8, u8)>,
+}
+
+/// The compiled programme for one turn.
+pub(super) struct Programme {
+    steps: Vec<Step>,
+    /// fits[a * labels + b]: labels a and b may touch.
+    fits: Vec<bool>,
+    labels: usize,
+    label_bits: u32,
+    /// Per kind: the bit offset and mask of its remaining-count field.
+    kind_shift: Vec<u32>,
+    kind_mask: Vec<u128>,
+    start: u128,
+}
+
+/// The number of pictures of `puzzle` that `turns` counterclockwise board
+/// turns leave unchanged (`turns` = 0: all pictures).
+pub fn pictures_fixed_by(
+    puzzle: &Puzzle,
+    turns: usize,
+    limits: &Limits<'_>,
+) -> Result<DpRun, DpError> {
+    let p = Programme::new(puzzle, turns % 4)?;
+    p.run(limits)
+}
+
+impl Programme {
+    pub(super) fn new(puzzle: &Puzzle, turns: usize) -> Result<Programme, DpError> {
+        let n = puzzle.n;
+        let cells = n * n;
+        // Edge labels and which pairs fit.
+        let mut edges: Vec<Edge> = puzzle.tiles.iter().flat_map(|t| t.edges).collect();
+        edges.sort();
+        edges.dedup();
+        let labels = edges.len();
+        let label = |e: Edge| edges.binary_search(&e).expect("an edge of the puzzle") as u8;
+        let fits: Vec<bool> = edges
+            .iter()
+            .flat_map(|&a| edges.iter().map(move |&b| a.fits(b)))
+            .collect();
+        // Tile kinds: multiplicity and distinct orientations.
+        let kinds = tile_kinds(puzzle);
+        let kind_tiles: Vec<(u32, u8, [u8; 4])> = kinds
+            .iter()
+            .map(|class| {
+                let t = puzzle.tile(class[0]).expect("a tile of the puzzle");
+                (class.len() as u32, period(t), t.edges.map(label))
+            })
+            .collect();
+        // Orbits of cells under the turn: representative (first in row-major
+        // order) and how many turns take it to each cell.
+        let mut rep = vec![usize::MAX; cells];
+        let mut times = vec![0usize; cells];
+        let mut reps: Vec<(usize, u32)> = Vec::new();
+        for c in 0..cells {
+            if rep[c] != usize::MAX {
+                continue;
+            }
+            let (mut x, mut t) = (c, 0);
+            loop {
+                rep[x] = reps.len();
+                times[x] = t;
+                t += 1;
+                x = (0..turns).fold(x, |y, _| turn_cell(n, y));
+                if x == c {
+                    break;
+                }
+            }
+            reps.push((c, t as u32));
+        }
+        // Every edge of the board as a condition between two
+        // representatives' sides: cell x at `times[x]` turns from its
+        // representative shows the representative's side (e - turns * t).
+        let side = |x: usize, e: usize| (rep[x], base_side(e, ((turns * times[x]) % 4) as u8));
+        let mut conditions: BTreeSet<((usize, usize), (usize, usize))> = BTreeSet::new();
+        for x in 0..cells {
+            let mut pairs = Vec::new();
+            if x % n + 1 < n {
+                pairs.push((side(x, RIGHT), side(x + 1, LEFT)));
+            }
+            if x / n + 1 < n {
+                pairs.push((side(x, BOTTOM), side(x + n, TOP)));
+            }
+            for (a, b) in pairs {
+                conditions.insert((a.min(b), a.max(b)));
+            }
+        }
+        // Steps, with slots for labels that wait.
+        let mut steps: Vec<Step> = reps
+            .iter()
+            .map(|&(_, take)| Step {
+                take,
+                ..Step::default()
+            })
+            .collect();
+        let mut selfs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); reps.len()];
+        let mut waiting: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); reps.len()];
+        for &((ra, sa), (rb, sb)) in &conditions {
+            if ra == rb {
+                selfs[ra].push((sa, sb));
+            } else {
+                waiting[ra].push((sa, rb, sb));
+            }
+        }
+        let mut free: BTreeSet<u8> = BTreeSet::new();
+        let mut next_slot = 0u8;
+        let mut pending: Vec<Vec<(u8, u8)>> = vec![Vec::new(); reps.len()];
+        let mut slots = 0usize;
+        for (i, step) in steps.iter_mut().enumerate() {
+            step.checks = std::mem::take(&mut pending[i]);
+            for &(_, slot) in &step.checks {
+                free.insert(slot);
+            }
+            for &(sa, rb, sb) in &waiting[i] {
+                let slot = match free.pop_first() {
+                    Some(s) => s,
+                    None => {
+                        next_slot += 1;
+                        next_slot - 1
+                    }
+                };
+                step.stores.push((sa as u8, slot));
+                pending[rb].push((sb as u8, slot));
+            }
+            slots = slots.max(next_slot as usize);
+            let (_, take) = reps[i];
+            for (kind, &(_, per, base)) in kind_tiles.iter().enumerate() {
+                // The orbit returns to its representative after `take`
+                // applications of the turn: the tile must look the same
+                // after turns * take quarter turns.
+                if !(turns * take as usize).is_multiple_of(per as usize) {
+                    continue;
+                }
+                for o in 0..per {
+                    let shown: [u8; 4] = std::array::from_fn(|e| base[base_side(e, o)]);
+                    if selfs[i]
+                        .iter()
+                        .all(|&(a, b)| fits[shown[a] as usize * labels + shown[b] as usize])
+                    {
+                        step.cands.push(Cand { kind, shown });
+                    }
+                }
+            }
+        }
+        // The key: slot labels, then each kind's remaining count.
+        let label_bits = bits_for(labels.saturating_sub(1) as u32);
+        let mut shift = label_bits * slots as u32;
+        let mut kind_shift = Vec::new();
+        let mut kind_mask = Vec::new();
+        let mut start = 0u128;
+        for &(mult, _, _) in &kind_tiles {
+            let b = bits_for(mult);
+            kind_shift.push(shift);
+            kind_mask.push((1u128 << b) - 1);
+            if shift + b <= 128 {
+                start |= (mult as u128) << shift;
+            }
+            shift += b;
+        }
+        if shift > 128 {
+            return Err(DpError::TooWide {
+                bits: shift,
+                kinds: kind_tiles.len(),
+                labels,
+                slots,
+            });
+        }
+        Ok(Programme {
+            steps,
+            fits,
+            labels,
+            label_bits,
+            kind_shift,
+            kind_mask,
+            start,
+        })
+    }
+
+    fn run(&self, limits: &Limits<'_>) -> Result<DpRun, DpError> {
+        let mut cur: States = HashMap::default();
+        cur.insert(self.start, 1);
+        let mut peak = 1;
+        let mut transitions = 0u64;
+        let total = self.steps.len();
+        for (i, step) in self.steps.iter().enumerate() {
+            let mut next: States = HashMap::default();
+            for (k, (&key, &count)) in cur.iter().enumerate() {
+                if k % 4096 == 0 && (limits.stop)() {
+                    return Err(DpError::Stopped {
+                        step: i,
+                        steps: total,
+                    });
+                }
+                let mut overflow = false;
+                transitions += step.cands.len() as u64;
+                self.successors(i, key, |new| {
+                    let e = next.entry(new).or_insert(0);
+                    match e.checked_add(count) {
+                        Some(v) => *e = v,
+                        None => overflow = true,
+                    }
+                });
+                if overflow {
+                    return Err(DpError::Overflow);
+                }
+                if next.len() > limits.max_states {
+                    return Err(DpError::TooManyStates {
+                        max: limits.max_states,
+                        step: i + 1,
+                        steps: total,
+                        mb: ((limits.max_states * BYTES_PER_STATE) >> 20).max(1),
+                    });
+                }
+            }
+            peak = peak.max(next.len());
+            cur = next;
+        }
+        let count = cur.values().try_fold(0u128, |a, &c| a.checked_add(c));
+        Ok(DpRun {
+            count: count.ok_or(DpError::Overflow)?,
+            peak_states: peak,
+            transitions,
+        })
+    }
+}
+
+impl Programme {
+    /// The number of placement steps (orbit representatives).
+    pub(super) fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The state before any placement.
+    pub(super) fn start(&self) -> u128 {
+        self.start
+    }
+
+    /// Calls `f` with every state that placing step `i` in one allowed
+    /// orientation can reach from `key`.
+    #[inline]
+    pub(super) fn successors(&self, i: usize, key: u128, mut f: impl FnMut(u128)) {
+        let step = &self.steps[i];
+        let lb = self.label_bits;
+        let label_mask = (1u128 << lb) - 1;
+        let take = step.take as u128;
+        // The slots this step frees, cleared so equal futures merge.
+        let clear = step
+            .checks
+            .iter()
+            .fold(0u128, |m, &(_, s)| m | (label_mask << (lb * s as u32)));
+        'cand: for c in &step.cands {
+            let shift = self.kind_shift[c.kind];
+            if (key >> shift) & self.kind_mask[c.kind] < take {
+                continue;
+            }
+            for &(side, slot) in &step.checks {
+                let waiting = ((key >> (lb * slot as u32)) & label_mask) as usize;
+                if !self.fits[waiting * self.labels + c.shown[side as usize] as usize] {
+                    continue 'cand;
+                }
+            }
+            let mut new = (key & !clear) - (take << shift);
+            for &(side, slot) in &step.stores {
+                new |= (c.shown[side as usize] as u128) << (lb * slot as u32);
+            }
+            f(new);
+        }
+    }
+}
+
+/// Bits to store values up to `max`.
+fn bits_for(max: u32) -> u32 {
+    32 - max.leading_zeros()
+}
+
+type States = HashMap<u128, u128, BuildHasherDefault<KeyHasher>>;
+
+/// A fast, deterministic hash of a 128-bit key (murmur3's finalizer).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        let mut h = self.0 ^ x;
+        h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        self.0 = h ^ (h >> 33);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64 ^ ((x >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn never() -> bool {
+        false
+    }
+
+    fn limits() -> Limits<'static> {
+        Limits {
+            max_states: 10_000_000,
+            stop: &never,
+        }
+    }
+
+    fn corpus(name: &str) -> Puzzle {
+        Puzzle::load(Path::new(&format!("puzzles/legespiel/{name}.yaml"))).expect("corpus")
+    }
+
+    #[test]
+    fn counts_pictures_and_fixed_pictures_of_a_corpus_puzzle() {
+        // der-sternenhimmel: 28 picture classes (expected.tsv).
+        let p = corpus("der-sternenhimmel");
+        let all = pictures_fixed_by(&p, 0, &limits()).unwrap().count;
+        let half = pictures_fixed_by(&p, 2, &limits()).unwrap().count;
+        let quarter = pictures_fixed_by(&p, 1, &limits()).unwrap().count;
+        assert_eq!((all + half + 2 * quarter) / 4, 28);
+    }
+
+    #[test]
+    fn a_state_past_128_bits_is_refused() {
+        let p = corpus("danger-puzzle");
+        // 36 distinct tiles fit; the refusal is tested on the arithmetic.
+        assert!(Programme::new(&p, 0).is_ok());
+        assert_eq!(bits_for(0), 0);
+        assert_eq!(bits_for(1), 1);
+        assert_eq!(bits_for(5), 3);
+    }
+
+    #[test]
+    fn a_stop_is_honoured_and_a_state_cap_is_an_error() {
+        let p = corpus("danger-puzzle");
+        let yes = || true;
+        let stopped = pictures_fixed_by(
+            &p,
+            0,
+            &Limits {
+                max_states: 10,
+                stop: &yes,
+            },
+        );
+        assert!(matches!(stopped, Err(DpError::Stopped { step: 0, .. })));
+        let capped = pictures_fixed_by(
+            &p,
+            0,
+            &Limits {
+                max_states: 10,
+                stop: &never,
+            },
+        );
+        assert!(matches!(
+            capped,
+            Err(DpError::TooManyStates { max: 10, .. })
+        ));
+    }
+}

@@ -1,0 +1,137 @@
+//! Knuth's estimator: the size of a search tree from random probes
+//! (D. E. Knuth, "Estimating the efficiency of backtrack programs", 1975).
+//!
+//! A probe walks from the root, at each level picks one child uniformly at
+//! random and multiplies the numbers of children it saw. The product (zero
+//! at a dead end) is an unbiased estimate of the number of leaves at full
+//! depth; the mean over probes converges to it, with the standard error
+//! the sample's.
+
+use serde::Serialize;
+
+use crate::generate::Rng;
+
+use super::dp::Programme;
+
+/// An estimate of a count, from independent probes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub mean: f64,
+    /// The standard error of the mean.
+    pub std_error: f64,
+    pub probes: u64,
+    /// Probes that reached a full board.
+    pub complete_probes: u64,
+}
+
+impl Estimate {
+    /// The 95% confidence interval (normal approximation), clipped at 0.
+    pub fn interval(&self) -> (f64, f64) {
+        let h = 1.96 * self.std_error;
+        ((self.mean - h).max(0.0), self.mean + h)
+    }
+
+    /// `a * self + b * other` for independent estimates.
+    pub fn combine(self, a: f64, other: Estimate, b: f64) -> Estimate {
+        Estimate {
+            mean: a * self.mean + b * other.mean,
+            std_error: ((a * self.std_error).powi(2) + (b * other.std_error).powi(2)).sqrt(),
+            probes: self.probes + other.probes,
+            complete_probes: self.complete_probes + other.complete_probes,
+        }
+    }
+}
+
+/// Estimates the number of full boards of `p` with `probes` probes; stops
+/// early (with the probes made so far) when `stop` says so.
+pub(super) fn knuth(
+    p: &Programme,
+    probes: u64,
+    rng: &mut Rng,
+    stop: &dyn Fn() -> bool,
+) -> Estimate {
+    let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
+    let (mut made, mut complete) = (0u64, 0u64);
+    let mut children: Vec<u128> = Vec::new();
+    while made < probes {
+        if made % 1024 == 0 && stop() {
+            break;
+        }
+        let mut key = p.start();
+        let mut weight = 1.0f64;
+        for i in 0..p.len() {
+            children.clear();
+            p.successors(i, key, |k| children.push(k));
+            if children.is_empty() {
+                weight = 0.0;
+                break;
+            }
+            weight *= children.len() as f64;
+            key = children[rng.below(children.len())];
+        }
+        if weight > 0.0 {
+            complete += 1;
+        }
+        sum += weight;
+        sum_sq += weight * weight;
+        made += 1;
+    }
+    let n = made.max(1) as f64;
+    let mean = sum / n;
+    let var = if made > 1 {
+        ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    Estimate {
+        mean,
+        std_error: (var / n).sqrt(),
+        probes: made,
+        complete_probes: complete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::dp::{Limits, pictures_fixed_by};
+    use crate::puzzle::Puzzle;
+    use std::path::Path;
+
+    #[test]
+    fn the_estimate_brackets_the_exact_count() {
+        // quadromino-haba: many pictures, so probes reach full boards often.
+        let p = Puzzle::load(Path::new("puzzles/legespiel/quadromino-haba.yaml")).unwrap();
+        let never = || false;
+        let exact = pictures_fixed_by(
+            &p,
+            0,
+            &Limits {
+                max_states: 1 << 24,
+                stop: &never,
+            },
+        )
+        .unwrap()
+        .count as f64;
+        let prog = Programme::new(&p, 0).unwrap();
+        let e = knuth(&prog, 20_000, &mut Rng::new(1), &never);
+        assert_eq!(e.probes, 20_000);
+        assert!(e.complete_probes > 0);
+        // Within five standard errors (deterministic: the seed is fixed).
+        assert!(
+            (e.mean - exact).abs() <= 5.0 * e.std_error,
+            "{e:?} vs {exact}"
+        );
+        // Same seed, same estimate.
+        assert_eq!(e, knuth(&prog, 20_000, &mut Rng::new(1), &never));
+    }
+
+    #[test]
+    fn a_stop_ends_the_probes() {
+        let p = Puzzle::load(Path::new("puzzles/legespiel/danger-puzzle.yaml")).unwrap();
+        let prog = Programme::new(&p, 0).unwrap();
+        let e = knuth(&prog, 1_000_000, &mut Rng::new(1), &|| true);
+        assert_eq!(e.probes, 0);
+        assert_eq!(e.mean, 0.0);
+    }
+}

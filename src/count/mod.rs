@@ -1,0 +1,528 @@
+//! `scramble count`: the exact numbers of labelled solutions, of classes
+//! under board turns and of picture classes, by independent methods that
+//! check each other (docs/count.md):
+//!
+//! - [`Method::Dp`]: a dynamic programme over the board (dp.rs) counts the
+//!   pictures, and the pictures each board turn leaves unchanged, without
+//!   enumerating them; Burnside's lemma and the labellings per picture give
+//!   the three counts;
+//! - [`Method::Enumerate`]: the backtracker enumerates one board per picture
+//!   class and the collector counts, storing nothing;
+//! - [`Method::Estimate`]: Knuth's random-probe estimate (estimate.rs), for
+//!   puzzles neither exact method finishes, labelled as an estimate.
+
+mod dp;
+mod estimate;
+
+use std::time::{Duration, Instant};
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+use crate::backtrack::Backtrack;
+use crate::generate::Rng;
+use crate::puzzle::Puzzle;
+use crate::solve::{self, Counts, Keep, Outcome, SolveOptions, StopToken};
+use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
+
+pub use estimate::Estimate;
+
+use dp::{DpError, Limits, Programme, pictures_fixed_by};
+
+/// A way of counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The dynamic programme over the board with Burnside's lemma.
+    Dp,
+    /// Backtracking enumeration, counting without storing.
+    Enumerate,
+    /// Knuth's random-probe estimate (not exact).
+    Estimate,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dp => "dp",
+            Method::Enumerate => "enumerate",
+            Method::Estimate => "estimate",
+        }
+    }
+}
+
+/// What a caller asks of a count.
+#[derive(Clone, Debug)]
+pub struct CountOptions {
+    /// The methods, run in this order.
+    pub methods: Vec<Method>,
+    /// Estimate when no exact method finishes, even if not asked for.
+    pub estimate_if_unfinished: bool,
+    /// Each method's own time limit.
+    pub time_limit: Option<Duration>,
+    pub threads: usize,
+    pub stop: StopToken,
+    /// The most states one step of the dynamic programme may hold.
+    pub max_states: usize,
+    /// Probes per estimated tree.
+    pub probes: u64,
+    pub seed: u64,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            methods: vec![Method::Dp, Method::Enumerate],
+            estimate_if_unfinished: true,
+            time_limit: None,
+            threads: 1,
+            stop: StopToken::new(),
+            max_states: DEFAULT_MAX_STATES,
+            probes: 100_000,
+            seed: 1,
+        }
+    }
+}
+
+/// The default cap on states per step (about 3 GB).
+pub const DEFAULT_MAX_STATES: usize = 40_000_000;
+
+/// How a method ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Exact counts.
+    Complete,
+    /// Stopped by a limit or an interrupt; `found` holds lower bounds.
+    Stopped,
+    /// An estimate, not a count.
+    Estimated,
+    /// The method cannot count this puzzle (its message says why).
+    Failed,
+}
+
+/// The dynamic programme's numbers: pictures in total and left unchanged
+/// by each turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Fixed {
+    /// All pictures (not merged under board turns).
+    pub pictures: u128,
+    /// Pictures a half turn leaves unchanged.
+    pub half_turn: u128,
+    /// Pictures a quarter turn leaves unchanged (as many as the three
+    /// quarter turns).
+    pub quarter_turn: u128,
+    /// The most states one step held, over the three programmes.
+    pub peak_states: usize,
+}
+
+/// Estimates of the three counts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimates {
+    pub raw: Estimate,
+    pub classes: Estimate,
+    pub pictures: Estimate,
+}
+
+/// One method's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct MethodResult {
+    pub method: Method,
+    pub status: Status,
+    /// Why it stopped or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Exact counts (complete), or what was found before stopping (lower
+    /// bounds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<Fixed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimates>,
+    /// Backtracking nodes (enumerate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    pub time_s: f64,
+}
+
+/// What `count` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountReport {
+    pub puzzle: String,
+    pub n: usize,
+    pub tiles: usize,
+    pub kinds: usize,
+    /// Labelled boards per picture (`None`: past 2^128).
+    pub labellings_per_picture: Option<u128>,
+    pub methods: Vec<MethodResult>,
+    /// The exact counts, when at least one method finished and none
+    /// disagrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+    /// The methods that found `counts`.
+    pub agreed_by: Vec<Method>,
+    /// Two methods that contradict each other (a bug in one of them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disagreement: Option<String>,
+}
+
+/// Counts `puzzle` by every method asked for.
+pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
+    let labellings = labellings_per_picture(puzzle);
+    let mut results: Vec<MethodResult> = Vec::new();
+    for &m in &options.methods {
+        if options.stop.is_stopped() {
+            break;
+        }
+        results.push(run_method(puzzle, m, labellings, options));
+    }
+    let exact = |r: &MethodResult| r.status == Status::Complete;
+    if options.estimate_if_unfinished
+        && !results.iter().any(exact)
+        && !options.methods.contains(&Method::Estimate)
+        && !options.stop.is_stopped()
+    {
+        results.push(run_method(puzzle, Method::Estimate, labellings, options));
+    }
+    let (counts, agreed_by, disagreement) = agree(&results);
+    CountReport {
+        puzzle: puzzle.name.clone(),
+        n: puzzle.n,
+        tiles: puzzle.len(),
+        kinds: tile_kinds(puzzle).len(),
+        labellings_per_picture: labellings,
+        methods: results,
+        counts,
+        agreed_by,
+        disagreement,
+    }
+}
+
+/// The exact counts the complete methods agree on, and a contradiction if
+/// two complete methods differ or a stopped one found more than a complete
+/// one counted.
+fn agree(results: &[MethodResult]) -> (Option<Counts>, Vec<Method>, Option<String>) {
+    let complete: Vec<(Method, Counts)> = results
+        .iter()
+        .filter(|r| r.status == Status::Complete)
+        .filter_map(|r| Some((r.method, r.counts?)))
+        .collect();
+    let Some(&(first, c)) = complete.first() else {
+        return (None, Vec::new(), None);
+    };
+    for &(m, d) in &complete[1..] {
+        if d != c {
+            return (
+                None,
+                Vec::new(),
+                Some(format!(
+                    "{} counts {} but {} counts {}",
+                    first.name(),
+                    show(&c),
+                    m.name(),
+                    show(&d)
+                )),
+            );
+        }
+    }
+    for r in results.iter().filter(|r| r.status == Status::Stopped) {
+        if let Some(f) = r.counts
+            && (f.raw > c.raw || f.classes > c.classes || f.pictures > c.pictures)
+        {
+            return (
+                None,
+                Vec::new(),
+                Some(format!(
+                    "{} found {} before stopping, more than {} counts ({})",
+                    r.method.name(),
+                    show(&f),
+                    first.name(),
+                    show(&c)
+                )),
+            );
+        }
+    }
+    (Some(c), complete.iter().map(|&(m, _)| m).collect(), None)
+}
+
+fn show(c: &Counts) -> String {
+    format!(
+        "{} labelled, {} classes, {} picture classes",
+        c.raw, c.classes, c.pictures
+    )
+}
+
+fn run_method(
+    puzzle: &Puzzle,
+    method: Method,
+    labellings: Option<u128>,
+    options: &CountOptions,
+) -> MethodResult {
+    let start = Instant::now();
+    let deadline = options.time_limit.map(|d| start + d);
+    let stop = options.stop.clone();
+    let stopped = move || stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut r = MethodResult {
+        method,
+        status: Status::Failed,
+        message: None,
+        counts: None,
+        fixed: None,
+        estimate: None,
+        nodes: None,
+        time_s: 0.0,
+    };
+    match method {
+        Method::Dp => match by_dp(puzzle, labellings, options.max_states, &stopped) {
+            Ok((counts, fixed)) => {
+                r.status = Status::Complete;
+                r.counts = Some(counts);
+                r.fixed = Some(fixed);
+            }
+            Err(e) => {
+                if matches!(e, CountError::Dp(DpError::Stopped { .. })) {
+                    r.status = Status::Stopped;
+                }
+                r.message = Some(match &e {
+                    CountError::Dp(DpError::Stopped { .. }) if options.stop.is_stopped() => {
+                        format!("interrupted ({e})")
+                    }
+                    CountError::Dp(DpError::Stopped { .. }) => format!("time limit reached ({e})"),
+                    _ => e.to_string(),
+                });
+            }
+        },
+        Method::Enumerate => {
+            let o = SolveOptions {
+                time_limit: options.time_limit,
+                threads: options.threads,
+                stop: options.stop.clone(),
+                equivalence: Equivalence::Picture,
+                keep: Keep::Count,
+                ..SolveOptions::default()
+            };
+            match solve::run(&Backtrack::default(), puzzle, &o) {
+                Ok(res) => {
+                    r.counts = Some(res.counts);
+                    r.nodes = res.stats.nodes;
+                    match res.outcome {
+                        Outcome::Complete | Outcome::Infeasible => r.status = Status::Complete,
+                        Outcome::Incomplete(reason) => {
+                            r.status = Status::Stopped;
+                            r.message = Some(reason.to_string());
+                        }
+                        Outcome::Invalid(m) => {
+                            r.counts = None;
+                            r.message = Some(m);
+                        }
+                    }
+                }
+                Err(e) => r.message = Some(e.to_string()),
+            }
+        }
+        Method::Estimate => match by_estimate(puzzle, labellings, options, &stopped) {
+            Ok(e) => {
+                r.status = Status::Estimated;
+                if e.pictures.probes < 3 * options.probes {
+                    r.message = Some(format!(
+                        "stopped after {} of {} probes",
+                        e.pictures.probes,
+                        3 * options.probes
+                    ));
+                }
+                r.estimate = Some(e);
+            }
+            Err(e) => r.message = Some(e.to_string()),
+        },
+    }
+    r.time_s = start.elapsed().as_secs_f64();
+    r
+}
+
+/// Why a method could not count.
+#[derive(Debug, thiserror::Error)]
+enum CountError {
+    #[error(transparent)]
+    Dp(#[from] DpError),
+    #[error("labelled solutions past 2^128: only picture classes can be counted")]
+    TooManyLabellings,
+    #[error("Burnside's sum {0} is not a multiple of 4: a bug in the programme")]
+    NotDivisible(u128),
+}
+
+/// The three counts from the pictures and the pictures each turn fixes.
+fn by_dp(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    max_states: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(Counts, Fixed), CountError> {
+    let limits = Limits { max_states, stop };
+    let all = pictures_fixed_by(puzzle, 0, &limits)?;
+    let half = pictures_fixed_by(puzzle, 2, &limits)?;
+    let quarter = pictures_fixed_by(puzzle, 1, &limits)?;
+    let raw = labellings
+        .and_then(|l| l.checked_mul(all.count))
+        .ok_or(CountError::TooManyLabellings)?;
+    // Board turns act freely on labelled boards: every class has four.
+    if raw % 4 != 0 {
+        return Err(CountError::NotDivisible(raw));
+    }
+    // Burnside: classes = mean over the four turns of the pictures fixed;
+    // the quarter turn and its inverse fix the same pictures.
+    let sum = all
+        .count
+        .checked_add(half.count)
+        .and_then(|s| s.checked_add(quarter.count.checked_mul(2)?))
+        .ok_or(DpError::Overflow)?;
+    if sum % 4 != 0 {
+        return Err(CountError::NotDivisible(sum));
+    }
+    Ok((
+        Counts {
+            raw,
+            classes: raw / 4,
+            pictures: sum / 4,
+        },
+        Fixed {
+            pictures: all.count,
+            half_turn: half.count,
+            quarter_turn: quarter.count,
+            peak_states: all
+                .peak_states
+                .max(half.peak_states)
+                .max(quarter.peak_states),
+        },
+    ))
+}
+
+/// Knuth estimates of the pictures and of the pictures each turn fixes,
+/// combined like [`by_dp`].
+fn by_estimate(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    options: &CountOptions,
+    stop: &dyn Fn() -> bool,
+) -> Result<Estimates, CountError> {
+    let mut rng = Rng::new(options.seed);
+    let mut est = |turns| -> Result<Estimate, CountError> {
+        let p = Programme::new(puzzle, turns)?;
+        Ok(estimate::knuth(&p, options.probes, &mut rng, stop))
+    };
+    let all = est(0)?;
+    let half = est(2)?;
+    let quarter = est(1)?;
+    let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
+    let none = Estimate {
+        mean: 0.0,
+        std_error: 0.0,
+        probes: 0,
+        complete_probes: 0,
+    };
+    let raw = all.combine(l, none, 0.0);
+    Ok(Estimates {
+        raw,
+        classes: all.combine(l / 4.0, none, 0.0),
+        pictures: all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn corpus(name: &str) -> Puzzle {
+        Puzzle::load(Path::new(&format!("puzzles/legespiel/{name}.yaml"))).expect("corpus")
+    }
+
+    #[test]
+    fn both_methods_agree_on_a_puzzle_with_identical_tiles() {
+        // crazy-sheep: 880 labelled solutions, 220 classes, 55 picture
+        // classes (expected.tsv).
+        let r = count(&corpus("crazy-sheep"), &CountOptions::default());
+        assert_eq!(r.disagreement, None);
+        assert_eq!(r.agreed_by, vec![Method::Dp, Method::Enumerate]);
+        assert_eq!(
+            r.counts,
+            Some(Counts {
+                raw: 880,
+                classes: 220,
+                pictures: 55
+            })
+        );
+    }
+
+    #[test]
+    fn a_contradiction_is_reported() {
+        let c = |raw| Counts {
+            raw,
+            classes: raw / 4,
+            pictures: 1,
+        };
+        let res = |method, status, counts| MethodResult {
+            method,
+            status,
+            message: None,
+            counts: Some(counts),
+            fixed: None,
+            estimate: None,
+            nodes: None,
+            time_s: 0.0,
+        };
+        let (counts, _, d) = agree(&[
+            res(Method::Dp, Status::Complete, c(8)),
+            res(Method::Enumerate, Status::Complete, c(4)),
+        ]);
+        assert_eq!(counts, None);
+        assert!(d.unwrap().contains("dp counts 8 labelled"));
+        let (counts, _, d) = agree(&[
+            res(Method::Dp, Status::Complete, c(4)),
+            res(Method::Enumerate, Status::Stopped, c(8)),
+        ]);
+        assert_eq!(counts, None);
+        assert!(d.unwrap().contains("before stopping"));
+        let (counts, by, d) = agree(&[
+            res(Method::Dp, Status::Complete, c(8)),
+            res(Method::Enumerate, Status::Stopped, c(4)),
+        ]);
+        assert_eq!((counts, by, d), (Some(c(8)), vec![Method::Dp], None));
+    }
+
+    #[test]
+    fn an_unfinished_count_falls_back_to_an_estimate() {
+        let options = CountOptions {
+            max_states: 100,
+            time_limit: Some(Duration::from_millis(200)),
+            probes: 2_000,
+            ..CountOptions::default()
+        };
+        let r = count(&corpus("the-ant-trails-puzzle"), &options);
+        assert_eq!(r.counts, None);
+        let kinds: Vec<(Method, Status)> = r
+            .methods
+            .iter()
+            .map(|m| (m.method, m.status.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (Method::Dp, Status::Failed),
+                (Method::Enumerate, Status::Stopped),
+                (Method::Estimate, Status::Estimated)
+            ]
+        );
+        assert!(
+            r.methods[0]
+                .message
+                .as_ref()
+                .unwrap()
+                .contains("more than 100 states")
+        );
+        // The enumeration's finds are lower bounds.
+        assert!(r.methods[1].counts.unwrap().pictures > 0);
+        let e = r.methods[2].estimate.unwrap();
+        assert!(e.pictures.mean > 1e10, "{e:?}");
+    }
+}

@@ -1,0 +1,133 @@
+//! `scramble count` as text: one row per method, then the counts and how
+//! they were obtained.
+
+use crate::count::{CountReport, Estimate, MethodResult, Status};
+use crate::symmetry::Equivalence;
+
+use super::table;
+
+/// The report as text; `equivalence` picks the count on the last line.
+pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
+    let per = r
+        .labellings_per_picture
+        .map_or("more than 2^128".to_string(), |l| l.to_string());
+    let mut out = format!(
+        "{}: {}x{}, {} tiles of {} kinds, {} labelled boards per picture\n",
+        r.puzzle, r.n, r.n, r.tiles, r.kinds, per
+    );
+    let rows: Vec<Vec<String>> = r.methods.iter().map(row).collect();
+    out.push_str(&table::text(
+        &[
+            "method", "status", "time_s", "labelled", "classes", "pictures", "notes",
+        ],
+        &rows,
+    ));
+    if let Some(d) = &r.disagreement {
+        out.push_str(&format!("DISAGREEMENT: {d}\n"));
+    } else if let Some(c) = r.counts {
+        let by: Vec<&str> = r.agreed_by.iter().map(|m| m.name()).collect();
+        let how = if by.len() > 1 {
+            format!("{} agree", by.join(" and "))
+        } else {
+            format!("{} only", by.join(""))
+        };
+        out.push_str(&format!(
+            "exact ({how}): {} labelled solutions, {} classes under board turns, {} picture classes\n",
+            c.raw, c.classes, c.pictures
+        ));
+        let (name, v) = match equivalence {
+            Equivalence::Rotation => ("classes under board turns", c.classes),
+            Equivalence::Picture => ("picture classes", c.pictures),
+        };
+        out.push_str(&format!("{name}: {v}\n"));
+    } else {
+        out.push_str("no exact count");
+        if let Some(e) = r.methods.iter().find_map(|m| m.estimate) {
+            let p = match equivalence {
+                Equivalence::Rotation => e.classes,
+                Equivalence::Picture => e.pictures,
+            };
+            let (lo, hi) = p.interval();
+            out.push_str(&format!(
+                "; estimated {} {:.3e} (95% interval {lo:.3e} to {hi:.3e}, {} probes)",
+                equivalence_name(equivalence),
+                p.mean,
+                p.probes
+            ));
+        }
+        if let Some(c) = r
+            .methods
+            .iter()
+            .filter(|m| m.status == Status::Stopped)
+            .filter_map(|m| m.counts)
+            .max_by_key(|c| c.pictures)
+        {
+            let v = match equivalence {
+                Equivalence::Rotation => c.classes,
+                Equivalence::Picture => c.pictures,
+            };
+            out.push_str(&format!("; at least {v} (found before stopping)"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn equivalence_name(e: Equivalence) -> &'static str {
+    match e {
+        Equivalence::Rotation => "classes under board turns",
+        Equivalence::Picture => "picture classes",
+    }
+}
+
+fn row(m: &MethodResult) -> Vec<String> {
+    let status = match m.status {
+        Status::Complete => "complete",
+        Status::Stopped => "stopped",
+        Status::Estimated => "estimate",
+        Status::Failed => "failed",
+    };
+    let mut cells = vec![
+        m.method.name().to_string(),
+        status.to_string(),
+        format!("{:.3}", m.time_s),
+    ];
+    let prefix = if m.status == Status::Stopped {
+        ">="
+    } else {
+        ""
+    };
+    match (m.counts, m.estimate) {
+        (Some(c), _) => {
+            cells.extend([c.raw, c.classes, c.pictures].map(|v| format!("{prefix}{v}")));
+        }
+        (None, Some(e)) => cells.extend([e.raw, e.classes, e.pictures].map(approx)),
+        (None, None) => cells.extend(["-".to_string(), "-".into(), "-".into()]),
+    }
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(f) = m.fixed {
+        notes.push(format!(
+            "{} pictures, {} fixed by a half turn, {} by a quarter turn; peak {} states",
+            f.pictures, f.half_turn, f.quarter_turn, f.peak_states
+        ));
+    }
+    if let Some(n) = m.nodes {
+        notes.push(format!("{n} nodes"));
+    }
+    if let Some(e) = m.estimate {
+        notes.push(format!(
+            "{} probes, {} reached a full board",
+            e.pictures.probes, e.pictures.complete_probes
+        ));
+    }
+    if let Some(msg) = &m.message {
+        notes.push(msg.clone());
+    }
+    cells.push(notes.join("; "));
+    cells
+}
+
+/// `~mean±error` in scientific notation.
+fn approx(e: Estimate) -> String {
+    format!("~{:.3e}±{:.1e}", e.mean, e.std_error)
+}

@@ -1,0 +1,220 @@
+//! `scramble count`: the dynamic programme and the enumeration agree with
+//! every known count of the corpus and with each other on generated
+//! puzzles; the CLI reports methods, estimates and errors.
+
+mod common;
+
+use common::{cmd, corpus, stdout_ok};
+use predicates::prelude::*;
+use proptest::prelude::*;
+use scramble::count::{self, CountOptions, Method, Status};
+use scramble::generate::{PlantOptions, Rng, plant_with_duplicates};
+use scramble::puzzle::Puzzle;
+use scramble::solve::Counts;
+
+fn exact_only() -> CountOptions {
+    CountOptions {
+        estimate_if_unfinished: false,
+        threads: 2,
+        ..CountOptions::default()
+    }
+}
+
+#[test]
+fn both_methods_match_every_known_corpus_count() {
+    let mut failures = Vec::new();
+    let rows = common::expected();
+    let known: Vec<_> = rows.iter().filter(|e| e.raw.is_some()).collect();
+    assert!(known.len() >= 92);
+    for e in known {
+        let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
+        let r = count::count(&p, &exact_only());
+        let want = Counts {
+            raw: e.raw.unwrap() as u128,
+            classes: e.classes.unwrap() as u128,
+            pictures: e.pictures.unwrap() as u128,
+        };
+        if r.counts != Some(want) || r.agreed_by != [Method::Dp, Method::Enumerate] {
+            failures.push(format!(
+                "{}: {:?} by {:?}, expected {want:?} ({:?})",
+                e.file, r.counts, r.agreed_by, r.disagreement
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// On planted puzzles with identical tiles, self-matching motifs and
+    /// few motifs (so many solutions and turn-symmetric pictures; 4x4
+    /// boards get more motifs, so enumerating stays quick), the
+    /// programme with Burnside's lemma and the enumeration give the same
+    /// three counts.
+    #[test]
+    fn dp_and_enumeration_agree_on_generated_puzzles(
+        seed in any::<u64>(),
+        (n, motifs) in prop_oneof![(2usize..=3, 1usize..=3), (Just(4usize), 4usize..=6)],
+        self_matching in any::<bool>(),
+        duplicates in 0usize..=6,
+    ) {
+        let o = PlantOptions { n, motifs, self_matching };
+        let mut rng = Rng::new(seed);
+        let Some((p, _)) = plant_with_duplicates(&mut rng, &o, duplicates.min(n * n), 20) else {
+            return Ok(());
+        };
+        let r = count::count(&p, &exact_only());
+        prop_assert_eq!(r.disagreement.clone(), None);
+        prop_assert_eq!(&r.agreed_by, &vec![Method::Dp, Method::Enumerate], "{:?}", r.methods);
+        // A planted puzzle has a solution.
+        prop_assert!(r.counts.unwrap().raw > 0);
+    }
+}
+
+#[test]
+fn turn_symmetric_pictures_are_counted_by_burnside() {
+    // Every tile alike and self-matching: each cell in any orientation of
+    // the one kind, all pictures the same, so one picture class; Burnside
+    // must see it fixed by every turn.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("same.yaml");
+    let tile = "[[a, '='], [a, '='], [a, '='], [a, '=']]";
+    let text: String = (1..=9).map(|k| format!("{k}: {tile}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let p = Puzzle::load(&path).unwrap();
+    let r = count::count(&p, &exact_only());
+    // 9! * 4^9 labelled boards, a quarter of them classes, one picture.
+    let raw = (1..=9u128).product::<u128>() * 4u128.pow(9);
+    assert_eq!(
+        r.counts,
+        Some(Counts {
+            raw,
+            classes: raw / 4,
+            pictures: 1
+        })
+    );
+    let f = r.methods[0].fixed.unwrap();
+    assert_eq!((f.pictures, f.half_turn, f.quarter_turn), (1, 1, 1));
+}
+
+#[test]
+fn cli_reports_both_methods_and_the_agreed_counts() {
+    let out = cmd()
+        .args(["count", "--threads", "2"])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .output()
+        .unwrap();
+    let text = stdout_ok(&out);
+    assert!(
+        text.starts_with("crazy-sheep: 4x4, 16 tiles of 14 kinds"),
+        "{text}"
+    );
+    assert!(text.contains("exact (dp and enumerate agree): 880 labelled solutions, 220 classes under board turns, 55 picture classes"), "{text}");
+    assert!(text.ends_with("classes under board turns: 220\n"), "{text}");
+    let out = cmd()
+        .args([
+            "count",
+            "--equivalence",
+            "picture",
+            "--method",
+            "dp",
+            "--format",
+            "json",
+        ])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    assert_eq!(v["counts"]["pictures"], 55);
+    assert_eq!(v["agreed_by"], serde_json::json!(["dp"]));
+    assert_eq!(v["methods"].as_array().unwrap().len(), 1);
+    assert_eq!(v["methods"][0]["fixed"]["pictures"], 220);
+}
+
+#[test]
+fn cli_without_an_exact_count_estimates_and_exits_1() {
+    let out = cmd()
+        .args([
+            "count",
+            "--time-limit",
+            "0.3",
+            "--max-states",
+            "1000",
+            "--probes",
+            "3000",
+            "--equivalence",
+            "picture",
+        ])
+        .arg(corpus().join("the-ant-trails-puzzle.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("more than 1000 states"), "{text}");
+    assert!(
+        text.contains("no exact count; estimated picture classes"),
+        "{text}"
+    );
+    assert!(text.contains("9000 probes"), "{text}");
+    assert!(text.contains("at least"), "{text}");
+}
+
+#[test]
+fn cli_estimate_alone_is_seeded() {
+    let run = |seed: &str| {
+        let out = cmd()
+            .args([
+                "count", "--method", "estimate", "--probes", "2000", "--format", "json", "--seed",
+                seed,
+            ])
+            .arg(corpus().join("quadromino-haba.yaml"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["methods"][0]["status"], "estimated");
+        v["methods"][0]["estimate"].clone()
+    };
+    assert_eq!(run("5"), run("5"));
+    assert_ne!(run("5"), run("6"));
+}
+
+#[test]
+fn cli_refuses_bad_input_clearly() {
+    cmd()
+        .args(["count", "no/such/puzzle.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/puzzle.yaml"));
+    cmd()
+        .args(["count", "--method", "guess"])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .assert()
+        .code(2);
+    cmd()
+        .args(["count", "--max-states", "0"])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn a_stopped_method_says_so() {
+    let p = Puzzle::load(&corpus().join("the-ant-trails-puzzle.yaml")).unwrap();
+    let options = CountOptions {
+        methods: vec![Method::Dp],
+        time_limit: Some(std::time::Duration::from_millis(100)),
+        ..exact_only()
+    };
+    let r = count::count(&p, &options);
+    assert_eq!(r.methods[0].status, Status::Stopped);
+    assert!(
+        r.methods[0]
+            .message
+            .as_ref()
+            .unwrap()
+            .starts_with("time limit reached")
+    );
+    assert!(r.methods[0].time_s < 1.0, "{}", r.methods[0].time_s);
+}
