@@ -69,6 +69,30 @@ proptest! {
         prop_assert_eq!(&r.agreed_by, &vec![Method::Dp, Method::Enumerate], "{:?}", r.methods);
         // A planted puzzle has a solution.
         prop_assert!(r.counts.unwrap().raw > 0);
+        // Enumerated in work units with a checkpoint, then again with every
+        // other unit forgotten (as if stopped there): the same counts. (Work
+        // units enumerate labelled classes: only where they are few.)
+        if r.counts.unwrap().raw > 20_000 {
+            return Ok(());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("ck.json");
+        let with_ck = CountOptions {
+            methods: vec![Method::Enumerate],
+            checkpoint: Some(ck.clone()),
+            ..exact_only()
+        };
+        prop_assert_eq!(count::count(&p, &with_ck).counts, r.counts);
+        let mut saved: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
+        let done = saved["done"].as_object_mut().unwrap();
+        let keys: Vec<String> = done.keys().cloned().collect();
+        for k in keys.iter().step_by(2) {
+            done.remove(k);
+        }
+        std::fs::write(&ck, saved.to_string()).unwrap();
+        let resumed = count::count(&p, &with_ck);
+        prop_assert_eq!(resumed.counts, r.counts, "{:?}", resumed.methods);
     }
 }
 
@@ -217,4 +241,103 @@ fn a_stopped_method_says_so() {
             .starts_with("time limit reached")
     );
     assert!(r.methods[0].time_s < 1.0, "{}", r.methods[0].time_s);
+}
+
+/// A planted 5x5 puzzle whose enumeration takes a few seconds on 2 cores.
+fn slow_puzzle(dir: &std::path::Path) -> std::path::PathBuf {
+    cmd()
+        .args([
+            "generate",
+            "--size",
+            "5",
+            "--motifs",
+            "4",
+            "--duplicates",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+    dir.join("5x5-m4-s3-0001.yaml")
+}
+
+#[test]
+fn a_stopped_enumeration_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = slow_puzzle(dir.path());
+    let ck = dir.path().join("count.ckpt");
+    let json = |extra: &[&str]| {
+        let out = cmd()
+            .args([
+                "count",
+                "--method",
+                "enumerate",
+                "--format",
+                "json",
+                "--threads",
+                "2",
+            ])
+            .args(extra)
+            .arg(&puzzle)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v)
+    };
+    let ck_arg = ck.to_str().unwrap();
+    // Stopped early: some work units done and recorded, exit 1.
+    let (code, first) = json(&["--checkpoint", ck_arg, "--time-limit", "0.5"]);
+    assert_eq!(code, Some(1), "{first}");
+    assert_eq!(first["methods"][0]["status"], "stopped");
+    let note = first["methods"][0]["message"].as_str().unwrap().to_string();
+    assert!(note.contains("run again to resume"), "{note}");
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
+    let done = saved["done"].as_object().unwrap().len();
+    assert!(done > 0 && done < 4096, "{done} units");
+    // Resumed: the same counts as one uninterrupted run.
+    let (code, resumed) = json(&["--checkpoint", ck_arg]);
+    assert_eq!(code, Some(0), "{resumed}");
+    let note = resumed["methods"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        note.contains(&format!("{done} of them in earlier runs")),
+        "{note}"
+    );
+    let (code, whole) = json(&[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(resumed["counts"], whole["counts"]);
+    assert!(whole["counts"]["raw"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_checkpoint_of_another_puzzle_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("count.ckpt");
+    cmd()
+        .args(["count", "--method", "enumerate", "--checkpoint"])
+        .arg(&ck)
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .assert()
+        .success();
+    cmd()
+        .args(["count", "--checkpoint"])
+        .arg(&ck)
+        .arg(corpus().join("der-sternenhimmel.yaml"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "made for another puzzle (crazy-sheep)",
+        ));
+    cmd()
+        .args(["count", "--method", "dp", "--checkpoint"])
+        .arg(&ck)
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("add --method enumerate"));
 }

@@ -103,8 +103,11 @@ impl Solver for Backtrack {
         // kinds in distinct orientations) when each picture stands for more
         // labelled boards than the turn reduction saves (4), and the caller
         // can take picture classes.
+        // Work units report labelled classes: a picture class may be found
+        // in two units, so only labelled counts add up across runs.
         let kinds = self.reduce_turns
             && options.symmetry.is_none()
+            && options.units.is_none()
             && options.keep.search_pictures(
                 options.equivalence,
                 options.limit,
@@ -138,6 +141,7 @@ impl Solver for Backtrack {
                 threads,
                 stop: &stop,
                 check: &check,
+                units: options.units.as_deref(),
             };
             match t.words {
                 1 => run.go::<1>(callback),

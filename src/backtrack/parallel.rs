@@ -1,6 +1,7 @@
 //! The parallel driver: one worker, or the tree split a few levels deep
 //! into subtrees that the workers pull from a counter.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -17,14 +18,20 @@ pub(super) struct Run<'a, 'p> {
     pub(super) threads: usize,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
+    /// Fixed work units, these ones skipped (see `SolveOptions::units`).
+    pub(super) units: Option<&'a BTreeSet<usize>>,
 }
+
+/// Work units when they must not depend on the thread count: the subtrees
+/// at the first depth with at least this many.
+pub const UNITS: usize = 4096;
 
 impl Run<'_, '_> {
     /// Enumerate with `W` words per bitset; returns the nodes per depth.
     pub(super) fn go<const W: usize>(&self, callback: &mut dyn SolutionCallback) -> Vec<u64> {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
-        if self.threads == 1 || t.cells < 2 {
+        if self.units.is_none() && (self.threads == 1 || t.cells < 2) {
             let mut st = State::<W>::new(t, stop, check);
             let mut buf = Vec::new();
             let mut out = |cells: &[Placement]| {
@@ -40,7 +47,12 @@ impl Run<'_, '_> {
         }
         // Split the tree a few levels deep and let the workers pull subtrees
         // from a counter.
-        let (prefixes, mut per_depth) = prefixes::<W>(t, self.threads * 8, stop, check);
+        let want = match self.units {
+            Some(_) => UNITS,
+            None => self.threads * 8,
+        };
+        let (prefixes, mut per_depth) = prefixes::<W>(t, want, stop, check);
+        let skip = self.units;
         let next = AtomicUsize::new(0);
         // Bounded: workers wait while the collector catches up, so memory
         // stays bounded however many solutions a subtree holds.
@@ -61,13 +73,16 @@ impl Run<'_, '_> {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
+                        if skip.is_some_and(|s| s.contains(&k)) {
+                            continue;
+                        }
                         st.set_prefix(t, prefix);
                         let mut out = |cells: &[Placement]| {
                             batch.extend_from_slice(cells);
                             if batch.len() >= full {
                                 let boards =
                                     std::mem::replace(&mut batch, Vec::with_capacity(full));
-                                if tx.send(Msg::Boards(boards)).is_err() {
+                                if tx.send(Msg::Boards(k, boards)).is_err() {
                                     stop.store(true, Ordering::Relaxed);
                                 }
                             }
@@ -81,11 +96,12 @@ impl Run<'_, '_> {
                         );
                         if !batch.is_empty() {
                             let boards = std::mem::take(&mut batch);
-                            if tx.send(Msg::Boards(boards)).is_err() {
+                            if tx.send(Msg::Boards(k, boards)).is_err() {
                                 break;
                             }
                         }
-                        if tx.send(Msg::Done).is_err() {
+                        // A subtree cut short by a stop is not finished.
+                        if stop.load(Ordering::Relaxed) || tx.send(Msg::Done(k)).is_err() {
                             break;
                         }
                     }
@@ -93,19 +109,22 @@ impl Run<'_, '_> {
                 }));
             }
             drop(tx);
+            let skipped = skip.map_or(0, |s| s.iter().filter(|&&k| k < prefixes.len()).count());
             let mut progress = Progress {
-                subproblems_pending: prefixes.len() as u64,
+                subproblems_done: skipped as u64,
+                subproblems_pending: (prefixes.len() - skipped) as u64,
                 ..Progress::default()
             };
             for msg in rx {
                 match msg {
-                    Msg::Boards(boards) => {
+                    Msg::Boards(k, boards) => {
                         for cells in boards.chunks(t.cells) {
-                            callback.on_solution(cells, t.stands);
+                            callback.on_solution_in(k, cells, t.stands);
                             progress.solutions += 1;
                         }
                     }
-                    Msg::Done => {
+                    Msg::Done(k) => {
+                        callback.on_unit_done(k);
                         progress.subproblems_done += 1;
                         progress.subproblems_pending -= 1;
                         callback.on_progress(&progress);
@@ -128,11 +147,11 @@ impl Run<'_, '_> {
 /// Boards per message from a worker to the collector.
 const BATCH: usize = 256;
 
-/// What a worker sends: solutions (flat, row-major boards), or that it
-/// finished a subtree.
+/// What a worker sends: solutions of subtree k (flat, row-major boards),
+/// or that it finished subtree k.
 enum Msg {
-    Boards(Vec<Placement>),
-    Done,
+    Boards(usize, Vec<Placement>),
+    Done(usize),
 }
 
 /// Every consistent placement of the first depths, deep enough to give at

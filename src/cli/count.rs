@@ -42,6 +42,11 @@ pub struct CountArgs {
     /// estimate: the random seed (the same seed gives the same estimate).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// enumerate: record finished work units in FILE (JSON, rewritten at
+    /// most once a second) and skip those it already holds, so a stopped
+    /// count resumes where it was.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -62,6 +67,14 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     if default {
         methods = vec![Method::Dp, Method::Enumerate];
     }
+    if args.checkpoint.is_some() && !methods.contains(&Method::Enumerate) {
+        return Err(CliError::Usage(
+            "--checkpoint records the enumeration: add --method enumerate".into(),
+        ));
+    }
+    if let Some(path) = &args.checkpoint {
+        count::check_checkpoint(path, &puzzle).map_err(CliError::Usage)?;
+    }
     let options = CountOptions {
         methods,
         estimate_if_unfinished: default,
@@ -74,6 +87,7 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
         probes: args.probes,
         seed: args.seed,
+        checkpoint: args.checkpoint.clone(),
     };
     let report = count::count(&puzzle, &options);
     let text = match args.format {

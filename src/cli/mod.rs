@@ -251,7 +251,9 @@ impl CliError {
             | CliError::Usage(_)
             | CliError::Folder(_)
             | CliError::Images(_) => exit::INPUT,
-            CliError::Solve(SolveError::Symmetry(_) | SolveError::TooLarge(_)) => exit::INPUT,
+            CliError::Solve(
+                SolveError::Symmetry(_) | SolveError::TooLarge(_) | SolveError::Unsupported(_),
+            ) => exit::INPUT,
             CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
                 exit::INPUT
             }

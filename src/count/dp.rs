@@ -17,7 +17,10 @@
 use std::collections::BTreeSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use hashbrown::HashMap;
+use hashbrown::hash_map::Entry;
 use thiserror::Error;
 
 use crate::board::turn_cell;
@@ -74,6 +77,8 @@ pub struct Limits<'a> {
     pub max_states: usize,
     /// Whether to stop (time limit or interrupt); polled often.
     pub stop: &'a (dyn Fn() -> bool + Sync),
+    /// Threads (each owns a share of the tables).
+    pub threads: usize,
 }
 
 /// Approximate bytes per state while a step runs (two tables of 32-byte
@@ -279,33 +284,78 @@ impl Programme {
     }
 
     fn run(&self, limits: &Limits<'_>) -> Result<DpRun, DpError> {
-        let mut cur: States = HashMap::default();
-        cur.insert(self.start, 1);
+        let mut cur: Vec<States> = (0..SHARDS).map(|_| States::default()).collect();
+        cur[shard_of(self.start)].insert(self.start, 1);
         let mut peak = 1;
         let mut transitions = 0u64;
         let total = self.steps.len();
-        for (i, step) in self.steps.iter().enumerate() {
-            let mut next: States = HashMap::default();
-            for (k, (&key, &count)) in cur.iter().enumerate() {
-                if k % 4096 == 0 && (limits.stop)() {
+        let owners = limits.threads.clamp(1, SHARDS);
+        for i in 0..total {
+            let states = AtomicUsize::new(0);
+            let cur_ref = &cur;
+            let states_ref = &states;
+            // Each thread reads every state and keeps the successors that
+            // fall in its own shards, so no two threads touch one table.
+            let parts: Vec<Result<Vec<States>, DpError>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..owners)
+                    .map(|t| {
+                        scope.spawn(move || self.step(i, t, owners, cur_ref, states_ref, limits))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a programme thread"))
+                    .collect()
+            });
+            let mut next: Vec<States> = (0..SHARDS).map(|_| States::default()).collect();
+            for (t, part) in parts.into_iter().enumerate() {
+                for (k, table) in part?.into_iter().enumerate() {
+                    next[k * owners + t] = table;
+                }
+            }
+            transitions +=
+                cur.iter().map(|t| t.len() as u64).sum::<u64>() * self.steps[i].cands.len() as u64;
+            peak = peak.max(states.load(Ordering::Relaxed));
+            cur = next;
+        }
+        let count = cur
+            .iter()
+            .flat_map(|t| t.values())
+            .try_fold(0u128, |a, &c| a.checked_add(c));
+        Ok(DpRun {
+            count: count.ok_or(DpError::Overflow)?,
+            peak_states: peak,
+            transitions,
+        })
+    }
+
+    /// Step `i` for thread `t` of `owners`: the successors of every state
+    /// in `cur` that fall in the shards `t`, `t + owners`, ...
+    fn step(
+        &self,
+        i: usize,
+        t: usize,
+        owners: usize,
+        cur: &[States],
+        states: &AtomicUsize,
+        limits: &Limits<'_>,
+    ) -> Result<Vec<States>, DpError> {
+        let total = self.steps.len();
+        let mut mine: Vec<States> = (t..SHARDS)
+            .step_by(owners)
+            .map(|_| States::default())
+            .collect();
+        let mut seen = 0usize;
+        for (&key, &count) in cur.iter().flat_map(|table| table.iter()) {
+            seen += 1;
+            if seen % 4096 == 1 {
+                if (limits.stop)() {
                     return Err(DpError::Stopped {
                         step: i,
                         steps: total,
                     });
                 }
-                let mut overflow = false;
-                transitions += step.cands.len() as u64;
-                self.successors(i, key, |new| {
-                    let e = next.entry(new).or_insert(0);
-                    match e.checked_add(count) {
-                        Some(v) => *e = v,
-                        None => overflow = true,
-                    }
-                });
-                if overflow {
-                    return Err(DpError::Overflow);
-                }
-                if next.len() > limits.max_states {
+                if states.load(Ordering::Relaxed) > limits.max_states {
                     return Err(DpError::TooManyStates {
                         max: limits.max_states,
                         step: i + 1,
@@ -314,16 +364,49 @@ impl Programme {
                     });
                 }
             }
-            peak = peak.max(next.len());
-            cur = next;
+            let mut overflow = false;
+            let mut added = 0;
+            self.successors(i, key, |new| {
+                let sh = shard_of(new);
+                if sh % owners != t {
+                    return;
+                }
+                match mine[sh / owners].entry(new) {
+                    Entry::Occupied(mut e) => match e.get().checked_add(count) {
+                        Some(v) => *e.get_mut() = v,
+                        None => overflow = true,
+                    },
+                    Entry::Vacant(e) => {
+                        e.insert(count);
+                        added += 1;
+                    }
+                }
+            });
+            if overflow {
+                return Err(DpError::Overflow);
+            }
+            states.fetch_add(added, Ordering::Relaxed);
         }
-        let count = cur.values().try_fold(0u128, |a, &c| a.checked_add(c));
-        Ok(DpRun {
-            count: count.ok_or(DpError::Overflow)?,
-            peak_states: peak,
-            transitions,
-        })
+        if states.load(Ordering::Relaxed) > limits.max_states {
+            return Err(DpError::TooManyStates {
+                max: limits.max_states,
+                step: i + 1,
+                steps: total,
+                mb: ((limits.max_states * BYTES_PER_STATE) >> 20).max(1),
+            });
+        }
+        Ok(mine)
     }
+}
+
+/// Tables per step: many small ones, so that no single table's growth
+/// (which copies it) takes long, and threads can own disjoint shards.
+const SHARDS: usize = 64;
+
+/// The shard of a key (a hash independent of the tables' own).
+fn shard_of(key: u128) -> usize {
+    let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
+    (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
 }
 
 impl Programme {
@@ -414,6 +497,7 @@ mod tests {
         Limits {
             max_states: 10_000_000,
             stop: &never,
+            threads: 2,
         }
     }
 
@@ -451,6 +535,7 @@ mod tests {
             &Limits {
                 max_states: 10,
                 stop: &yes,
+                threads: 2,
             },
         );
         assert!(matches!(stopped, Err(DpError::Stopped { step: 0, .. })));
@@ -460,6 +545,7 @@ mod tests {
             &Limits {
                 max_states: 10,
                 stop: &never,
+                threads: 2,
             },
         );
         assert!(matches!(

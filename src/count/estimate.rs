@@ -109,6 +109,7 @@ mod tests {
             &Limits {
                 max_states: 1 << 24,
                 stop: &never,
+                threads: 2,
             },
         )
         .unwrap()

@@ -11,9 +11,14 @@
 //! - [`Method::Estimate`]: Knuth's random-probe estimate (estimate.rs), for
 //!   puzzles neither exact method finishes, labelled as an estimate.
 
+mod checkpoint;
 mod dp;
 mod estimate;
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
@@ -22,7 +27,9 @@ use serde::Serialize;
 use crate::backtrack::Backtrack;
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
-use crate::solve::{self, Counts, Keep, Outcome, SolveOptions, StopToken};
+use crate::solve::{
+    self, Collector, Counts, Keep, Outcome, SolveOptions, Solver, StopToken, UnitCounts,
+};
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 
 pub use estimate::Estimate;
@@ -67,6 +74,9 @@ pub struct CountOptions {
     /// Probes per estimated tree.
     pub probes: u64,
     pub seed: u64,
+    /// enumerate: record finished work units here, and skip those it
+    /// already holds.
+    pub checkpoint: Option<PathBuf>,
 }
 
 impl Default for CountOptions {
@@ -80,6 +90,7 @@ impl Default for CountOptions {
             max_states: DEFAULT_MAX_STATES,
             probes: 100_000,
             seed: 1,
+            checkpoint: None,
         }
     }
 }
@@ -274,7 +285,13 @@ fn run_method(
         time_s: 0.0,
     };
     match method {
-        Method::Dp => match by_dp(puzzle, labellings, options.max_states, &stopped) {
+        Method::Dp => match by_dp(
+            puzzle,
+            labellings,
+            options.max_states,
+            options.threads,
+            &stopped,
+        ) {
             Ok((counts, fixed)) => {
                 r.status = Status::Complete;
                 r.counts = Some(counts);
@@ -293,34 +310,15 @@ fn run_method(
                 });
             }
         },
-        Method::Enumerate => {
-            let o = SolveOptions {
-                time_limit: options.time_limit,
-                threads: options.threads,
-                stop: options.stop.clone(),
-                equivalence: Equivalence::Picture,
-                keep: Keep::Count,
-                ..SolveOptions::default()
-            };
-            match solve::run(&Backtrack::default(), puzzle, &o) {
-                Ok(res) => {
-                    r.counts = Some(res.counts);
-                    r.nodes = res.stats.nodes;
-                    match res.outcome {
-                        Outcome::Complete | Outcome::Infeasible => r.status = Status::Complete,
-                        Outcome::Incomplete(reason) => {
-                            r.status = Status::Stopped;
-                            r.message = Some(reason.to_string());
-                        }
-                        Outcome::Invalid(m) => {
-                            r.counts = None;
-                            r.message = Some(m);
-                        }
-                    }
-                }
-                Err(e) => r.message = Some(e.to_string()),
+        Method::Enumerate => match by_enumeration(puzzle, labellings, options) {
+            Ok((status, counts, nodes, message)) => {
+                r.status = status;
+                r.counts = counts;
+                r.nodes = nodes;
+                r.message = message;
             }
-        }
+            Err(e) => r.message = Some(e),
+        },
         Method::Estimate => match by_estimate(puzzle, labellings, options, &stopped) {
             Ok(e) => {
                 r.status = Status::Estimated;
@@ -340,6 +338,120 @@ fn run_method(
     r
 }
 
+/// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
+/// (absent, or made by the same count).
+pub fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Result<(), String> {
+    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::default().model_name())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// What the enumeration found: status, counts (lower bounds if stopped),
+/// nodes and a note.
+type Enumerated = (Status, Option<Counts>, Option<u64>, Option<String>);
+
+/// Counts by enumeration with the backtracker: one board per picture class,
+/// counted, none stored; with a checkpoint, in fixed work units of which
+/// the finished ones are recorded and skipped on the next run.
+fn by_enumeration(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    options: &CountOptions,
+) -> Result<Enumerated, String> {
+    let solver = Backtrack::default();
+    let mut o = SolveOptions {
+        time_limit: options.time_limit,
+        threads: options.threads,
+        stop: options.stop.clone(),
+        equivalence: Equivalence::Picture,
+        keep: Keep::Count,
+        ..SolveOptions::default()
+    };
+    let checkpoint = match &options.checkpoint {
+        Some(path) => Some(RefCell::new(
+            checkpoint::Checkpoint::open(path, puzzle, &solver.model_name())
+                .map_err(|e| e.to_string())?,
+        )),
+        None => None,
+    };
+    let mut collector = Collector::new(puzzle);
+    // With a checkpoint: what the finished units (of every run) add up to.
+    let total = RefCell::new(UnitCounts::default());
+    let mut skipped = 0;
+    let mut earlier = UnitCounts::default();
+    if let Some(c) = &checkpoint {
+        let done: BTreeSet<usize> = c.borrow().done().collect();
+        skipped = done.len();
+        earlier = c.borrow().counted();
+        *total.borrow_mut() = earlier;
+        o.units = Some(Arc::new(done));
+        collector = collector.with_units(|unit, counts| {
+            let mut t = total.borrow_mut();
+            t.raw += counts.raw;
+            t.classes += counts.classes;
+            t.picture_weight += counts.picture_weight;
+            c.borrow_mut().finish(unit, counts);
+        });
+    }
+    let res = solve::run_with(&solver, puzzle, &o, collector).map_err(|e| e.to_string())?;
+    let mut notes = Vec::new();
+    let mut counts = Some(res.counts);
+    if let Some(c) = &checkpoint {
+        let mut c = c.borrow_mut();
+        c.write();
+        if let Some(e) = c.write_error.take() {
+            return Err(e.to_string());
+        }
+        notes.push(format!(
+            "{} work units done, {skipped} of them in earlier runs",
+            c.done().count()
+        ));
+        // Every unit finished: the counts are the units' sums. Stopped:
+        // this run's finds and the earlier runs' units (lower bounds).
+        let t = *total.borrow();
+        let per = labellings
+            .and_then(|l| l.checked_mul(4))
+            .ok_or("labelled solutions past 2^128: a checkpoint cannot hold them")?;
+        counts = Some(if res.outcome.is_complete() {
+            if t.picture_weight % per != 0 {
+                return Err(format!(
+                    "picture weight {} is not a multiple of {per}: a bug",
+                    t.picture_weight
+                ));
+            }
+            Counts {
+                raw: t.raw,
+                classes: t.classes,
+                pictures: t.picture_weight / per,
+            }
+        } else {
+            Counts {
+                raw: res.counts.raw + earlier.raw,
+                classes: res.counts.classes + earlier.classes,
+                pictures: res.counts.pictures.max(t.picture_weight / per),
+            }
+        });
+    }
+    let nodes = res.stats.nodes;
+    Ok(match res.outcome {
+        Outcome::Complete | Outcome::Infeasible => {
+            (Status::Complete, counts, nodes, notes_text(notes))
+        }
+        Outcome::Incomplete(reason) => {
+            notes.insert(0, reason.to_string());
+            if options.checkpoint.is_some() {
+                notes.push("run again to resume".into());
+            }
+            (Status::Stopped, counts, nodes, notes_text(notes))
+        }
+        Outcome::Invalid(m) => (Status::Failed, None, nodes, Some(m)),
+    })
+}
+
+fn notes_text(notes: Vec<String>) -> Option<String> {
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
 /// Why a method could not count.
 #[derive(Debug, thiserror::Error)]
 enum CountError {
@@ -356,9 +468,14 @@ fn by_dp(
     puzzle: &Puzzle,
     labellings: Option<u128>,
     max_states: usize,
+    threads: usize,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(Counts, Fixed), CountError> {
-    let limits = Limits { max_states, stop };
+    let limits = Limits {
+        max_states,
+        stop,
+        threads,
+    };
     let all = pictures_fixed_by(puzzle, 0, &limits)?;
     let half = pictures_fixed_by(puzzle, 2, &limits)?;
     let quarter = pictures_fixed_by(puzzle, 1, &limits)?;

@@ -124,6 +124,11 @@ impl Solver for CpSat {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
+        if options.units.is_some() {
+            return Err(SolveError::Unsupported(
+                "work units with checkpoints are the backtracking solver's only".into(),
+            ));
+        }
         let start = Instant::now();
         let deadline = options.time_limit.map(|t| start + t);
         let stopped = || options.stop.is_stopped();

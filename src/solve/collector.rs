@@ -8,7 +8,7 @@
 //! [`CompactSet`] otherwise, and nothing where the solver promises no
 //! repeats ([`super::Solver::exact_reports`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use super::compact::{Codec, CompactSet};
@@ -32,6 +32,16 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Both counts added (saturating: a sum past 2^128 cannot be reached by
+    /// counts of one puzzle).
+    pub fn plus(self, o: Counts) -> Counts {
+        Counts {
+            raw: self.raw.saturating_add(o.raw),
+            classes: self.classes.saturating_add(o.classes),
+            pictures: self.pictures.saturating_add(o.pictures),
+        }
+    }
+
     /// The number of classes under an equivalence.
     pub fn under(&self, e: Equivalence) -> u128 {
         match e {
@@ -101,6 +111,21 @@ type ProgressFn<'p> = Box<dyn FnMut(&Progress, u128) + 'p>;
 /// A stream observer: each new class under the equivalence, as found.
 type StreamFn<'p> = Box<dyn FnMut(&Solution) + 'p>;
 
+/// What one work unit's boards add up to: labelled solutions, classes,
+/// and the picture weight (see [`Collector::with_units`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitCounts {
+    pub raw: u128,
+    pub classes: u128,
+    /// Over the labelled boards: how many board turns leave each one's
+    /// picture as it is, summed. The picture classes of any set of whole
+    /// units are this sum over 4 x the labellings per picture.
+    pub picture_weight: u128,
+}
+
+/// Receives each finished work unit's counts.
+type UnitFn<'p> = Box<dyn FnMut(usize, UnitCounts) + 'p>;
+
 /// The solution callback behind every run: verifies, counts, canonicalizes,
 /// de-duplicates, keeps or streams.
 pub struct Collector<'p> {
@@ -120,6 +145,9 @@ pub struct Collector<'p> {
     pub(super) rejected: Option<(Solution, VerifyError)>,
     progress: Option<ProgressFn<'p>>,
     stream: Option<StreamFn<'p>>,
+    /// Per unfinished work unit, what its boards added; and where a
+    /// finished unit's counts go.
+    units: Option<(HashMap<usize, UnitCounts>, UnitFn<'p>)>,
     /// At most this many classes under the equivalence are counted.
     limit: Option<usize>,
     /// When the run started ([`Collector::set_up`]), and how long after it
@@ -147,6 +175,7 @@ impl<'p> Collector<'p> {
             rejected: None,
             progress: None,
             stream: None,
+            units: None,
             limit: None,
             started: Instant::now(),
             first: None,
@@ -193,6 +222,16 @@ impl<'p> Collector<'p> {
     /// as soon as it is known to be new.
     pub fn with_stream(mut self, f: impl FnMut(&Solution) + 'p) -> Self {
         self.stream = Some(Box::new(f));
+        self
+    }
+
+    /// Hand each finished work unit's counts to `f` (see
+    /// `SolveOptions::units`; the solver reports labelled boards or their
+    /// turns, never twice). Labelled counts add up over units; picture
+    /// classes, deduplicated within one run, do not, so each unit also
+    /// gets its picture weight, which does.
+    pub fn with_units(mut self, f: impl FnMut(usize, UnitCounts) + 'p) -> Self {
+        self.units = Some((HashMap::new(), Box::new(f)));
         self
     }
 
@@ -349,6 +388,35 @@ impl SolutionCallback for Collector<'_> {
         }
         if self.first.is_none() && self.raw.count > 0 {
             self.first = Some(self.started.elapsed());
+        }
+    }
+
+    fn on_solution_in(&mut self, unit: usize, cells: &[Placement], stands: Stands) {
+        let before = self.counts();
+        self.on_solution(cells, stands);
+        let after = self.counts();
+        if self.units.is_none() || after.raw == before.raw {
+            return;
+        }
+        // Turns leaving the picture as it is, per labelled board reported.
+        let first = picture(self.puzzle, &Solution::new(cells.to_vec()));
+        let mut p = first.clone();
+        let mut fixed = 0u128;
+        for _ in 0..4 {
+            fixed += u128::from(p == first);
+            p = turn_picture(self.puzzle.n, &p);
+        }
+        if let Some((per, _)) = self.units.as_mut() {
+            let c = per.entry(unit).or_default();
+            c.raw += after.raw - before.raw;
+            c.classes += after.classes - before.classes;
+            c.picture_weight += fixed * (after.raw - before.raw);
+        }
+    }
+
+    fn on_unit_done(&mut self, unit: usize) {
+        if let Some((per, f)) = self.units.as_mut() {
+            f(unit, per.remove(&unit).unwrap_or_default());
         }
     }
 

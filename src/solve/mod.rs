@@ -19,7 +19,7 @@ use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
-pub use collector::{Collector, Counts};
+pub use collector::{Collector, Counts, UnitCounts};
 
 /// What one reported board stands for. A solver uses one kind per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +82,12 @@ pub trait SolutionCallback {
     /// solutions covered by `Board` and `Turns` reports are distinct when
     /// the solver's [`Solver::exact_reports`] says so.
     fn on_solution(&mut self, cells: &[Placement], stands: Stands);
+    /// One board found in work unit `unit` (see [`SolveOptions::units`]).
+    fn on_solution_in(&mut self, _unit: usize, cells: &[Placement], stands: Stands) {
+        self.on_solution(cells, stands);
+    }
+    /// Work unit `unit` is finished: every board it holds was reported.
+    fn on_unit_done(&mut self, _unit: usize) {}
     /// Called between units of work (e.g. finished subproblems).
     fn on_progress(&mut self, _progress: &Progress) {}
     /// Whether the caller has all it asked for (`--limit`): the solver then
@@ -157,6 +163,11 @@ pub struct SolveOptions {
     pub limit: Option<usize>,
     /// What the collector keeps besides the counts.
     pub keep: Keep,
+    /// Cut the search into a fixed list of work units that does not depend
+    /// on the thread count, skip the units in this set (finished in an
+    /// earlier run), and report each board's unit and each finished unit
+    /// (for checkpoints). The backtracker only.
+    pub units: Option<Arc<std::collections::BTreeSet<usize>>>,
 }
 
 impl Default for SolveOptions {
@@ -170,6 +181,7 @@ impl Default for SolveOptions {
             equivalence: Equivalence::Rotation,
             limit: None,
             keep: Keep::All,
+            units: None,
         }
     }
 }
@@ -254,6 +266,9 @@ pub enum SolveError {
     Symmetry(#[from] SymmetryError),
     #[error(transparent)]
     Model(#[from] crate::model::BuildError),
+    /// An option this solver does not support (an input error).
+    #[error("{0}")]
+    Unsupported(String),
     /// The puzzle is beyond what the solver handles (an input error).
     #[error("{0}")]
     TooLarge(String),

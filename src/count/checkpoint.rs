@@ -1,0 +1,240 @@
+//! Checkpoints of a counting enumeration: which work units are finished and
+//! what each counted, so a long count survives a restart. The file is JSON,
+//! rewritten whole (a temporary file renamed over it) at most once a second
+//! and when the run ends.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::puzzle::Puzzle;
+use crate::solve::UnitCounts;
+
+const FORMAT: &str = "scramble-count-checkpoint/1";
+
+/// A checkpoint that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("checkpoint {path}: {message}")]
+pub struct CheckpointError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct File {
+    format: String,
+    puzzle: String,
+    /// A hash of the board size and every tile's id and edges.
+    fingerprint: String,
+    /// The solver and its search order, and the scramble version: the
+    /// work units are only the same for the same search.
+    search: String,
+    version: String,
+    /// Finished units: [labelled, classes, picture weight] each.
+    done: BTreeMap<usize, [u128; 3]>,
+}
+
+/// An open checkpoint.
+pub(super) struct Checkpoint {
+    path: PathBuf,
+    file: File,
+    last_write: Instant,
+    /// The first error writing it, reported when the run ends.
+    pub(super) write_error: Option<CheckpointError>,
+}
+
+impl Checkpoint {
+    /// Opens `path` for `puzzle` and `search`: its finished units if it
+    /// exists, none if not; an error if it belongs to another count.
+    pub(super) fn open(
+        path: &Path,
+        puzzle: &Puzzle,
+        search: &str,
+    ) -> Result<Checkpoint, CheckpointError> {
+        let err = |message: String| CheckpointError {
+            path: path.to_path_buf(),
+            message,
+        };
+        let fresh = File {
+            format: FORMAT.into(),
+            puzzle: puzzle.name.clone(),
+            fingerprint: fingerprint(puzzle),
+            search: search.into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            done: BTreeMap::new(),
+        };
+        let file = match std::fs::read(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh,
+            Err(e) => return Err(err(format!("cannot read: {e}"))),
+            Ok(bytes) => {
+                let f: File = serde_json::from_slice(&bytes)
+                    .map_err(|e| err(format!("not a count checkpoint: {e}")))?;
+                let mismatch = if f.format != FORMAT {
+                    Some(format!("format {:?}, expected {FORMAT:?}", f.format))
+                } else if f.fingerprint != fresh.fingerprint {
+                    Some(format!(
+                        "made for another puzzle ({}), not {}",
+                        f.puzzle, puzzle.name
+                    ))
+                } else if f.search != fresh.search || f.version != fresh.version {
+                    Some(format!(
+                        "made by another search ({} in scramble {}), not {} in scramble {}",
+                        f.search, f.version, fresh.search, fresh.version
+                    ))
+                } else {
+                    None
+                };
+                if let Some(m) = mismatch {
+                    return Err(err(format!("{m}; remove it or name another file")));
+                }
+                f
+            }
+        };
+        Ok(Checkpoint {
+            path: path.to_path_buf(),
+            file,
+            last_write: Instant::now(),
+            write_error: None,
+        })
+    }
+
+    /// The finished units.
+    pub(super) fn done(&self) -> impl Iterator<Item = usize> + '_ {
+        self.file.done.keys().copied()
+    }
+
+    /// What the finished units counted, summed.
+    pub(super) fn counted(&self) -> UnitCounts {
+        self.file
+            .done
+            .values()
+            .fold(UnitCounts::default(), |a, &[raw, classes, w]| UnitCounts {
+                raw: a.raw.saturating_add(raw),
+                classes: a.classes.saturating_add(classes),
+                picture_weight: a.picture_weight.saturating_add(w),
+            })
+    }
+
+    /// Records a finished unit; writes the file if a second has passed.
+    pub(super) fn finish(&mut self, unit: usize, c: UnitCounts) {
+        self.file
+            .done
+            .insert(unit, [c.raw, c.classes, c.picture_weight]);
+        if self.last_write.elapsed() >= Duration::from_secs(1) {
+            self.write();
+        }
+    }
+
+    /// Writes the file whole (keeps the first error).
+    pub(super) fn write(&mut self) {
+        self.last_write = Instant::now();
+        if let Err(e) = self.try_write() {
+            self.write_error.get_or_insert(CheckpointError {
+                path: self.path.clone(),
+                message: format!("cannot write: {e}"),
+            });
+        }
+    }
+
+    fn try_write(&self) -> std::io::Result<()> {
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        let text = serde_json::to_string(&self.file).map_err(std::io::Error::other)?;
+        tmp.write_all(text.as_bytes())?;
+        tmp.write_all(b"\n")?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// FNV-1a over the board size and every tile's id and edges (motif names
+/// and halves), in hex: the same puzzle gives the same fingerprint on every
+/// machine and version.
+fn fingerprint(p: &Puzzle) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |s: &str| {
+        for b in s.bytes().chain([0xff]) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    eat(&p.n.to_string());
+    for t in &p.tiles {
+        eat(&t.id.to_string());
+        for e in t.edges {
+            eat(&p.motifs[e.motif as usize]);
+            eat(e.half.symbol());
+        }
+    }
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(name: &str) -> Puzzle {
+        Puzzle::load(Path::new(&format!("puzzles/legespiel/{name}.yaml"))).unwrap()
+    }
+
+    #[test]
+    fn a_checkpoint_round_trips_and_refuses_another_puzzle() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let p = puzzle("crazy-sheep");
+        let mut c = Checkpoint::open(&path, &p, "spiral").unwrap();
+        assert_eq!(c.done().count(), 0);
+        let one = UnitCounts {
+            raw: 8,
+            classes: 2,
+            picture_weight: 8,
+        };
+        c.finish(3, one);
+        c.finish(5, one);
+        c.write();
+        assert!(c.write_error.is_none());
+        let again = Checkpoint::open(&path, &p, "spiral").unwrap();
+        assert_eq!(again.done().collect::<Vec<_>>(), vec![3, 5]);
+        assert_eq!(
+            again.counted(),
+            UnitCounts {
+                raw: 16,
+                classes: 4,
+                picture_weight: 16
+            }
+        );
+        let other = Checkpoint::open(&path, &puzzle("der-sternenhimmel"), "spiral");
+        let e = other.err().unwrap().to_string();
+        assert!(e.contains("made for another puzzle (crazy-sheep)"), "{e}");
+        let e = Checkpoint::open(&path, &p, "row")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("another search"), "{e}");
+        std::fs::write(&path, "{").unwrap();
+        let e = Checkpoint::open(&path, &p, "spiral")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("not a count checkpoint"), "{e}");
+    }
+
+    #[test]
+    fn a_write_error_is_kept_not_raised() {
+        let p = puzzle("crazy-sheep");
+        let mut c = Checkpoint::open(Path::new("/no/such/dir/c.json"), &p, "spiral").unwrap();
+        c.write();
+        let e = c.write_error.unwrap().to_string();
+        assert!(
+            e.starts_with("checkpoint /no/such/dir/c.json: cannot write"),
+            "{e}"
+        );
+    }
+}
