@@ -298,14 +298,20 @@ fn run_method(
                 r.fixed = Some(fixed);
             }
             Err(e) => {
-                if matches!(e, CountError::Dp(DpError::Stopped { .. })) {
+                let stopped = matches!(
+                    e,
+                    CountError::Dp(DpError::Stopped { .. })
+                        | CountError::Partial {
+                            error: DpError::Stopped { .. },
+                            ..
+                        }
+                );
+                if stopped {
                     r.status = Status::Stopped;
                 }
                 r.message = Some(match &e {
-                    CountError::Dp(DpError::Stopped { .. }) if options.stop.is_stopped() => {
-                        format!("interrupted ({e})")
-                    }
-                    CountError::Dp(DpError::Stopped { .. }) => format!("time limit reached ({e})"),
+                    _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
+                    _ if stopped => format!("time limit reached ({e})"),
                     _ => e.to_string(),
                 });
             }
@@ -457,6 +463,12 @@ fn notes_text(notes: Vec<String>) -> Option<String> {
 enum CountError {
     #[error(transparent)]
     Dp(#[from] DpError),
+    #[error("{error} (done: {half} pictures fixed by a half turn, {quarter} by a quarter turn)")]
+    Partial {
+        error: DpError,
+        half: u128,
+        quarter: u128,
+    },
     #[error("labelled solutions past 2^128: only picture classes can be counted")]
     TooManyLabellings,
     #[error("Burnside's sum {0} is not a multiple of 4: a bug in the programme")]
@@ -476,9 +488,15 @@ fn by_dp(
         stop,
         threads,
     };
-    let all = pictures_fixed_by(puzzle, 0, &limits)?;
-    let half = pictures_fixed_by(puzzle, 2, &limits)?;
+    // The turn-fixed pictures first: their programmes are small (a quarter
+    // or half of the board), and known even when the full one fails.
     let quarter = pictures_fixed_by(puzzle, 1, &limits)?;
+    let half = pictures_fixed_by(puzzle, 2, &limits)?;
+    let all = pictures_fixed_by(puzzle, 0, &limits).map_err(|e| CountError::Partial {
+        error: e,
+        half: half.count,
+        quarter: quarter.count,
+    })?;
     let raw = labellings
         .and_then(|l| l.checked_mul(all.count))
         .ok_or(CountError::TooManyLabellings)?;
