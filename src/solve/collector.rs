@@ -32,16 +32,6 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Both counts added (saturating: a sum past 2^128 cannot be reached by
-    /// counts of one puzzle).
-    pub fn plus(self, o: Counts) -> Counts {
-        Counts {
-            raw: self.raw.saturating_add(o.raw),
-            classes: self.classes.saturating_add(o.classes),
-            pictures: self.pictures.saturating_add(o.pictures),
-        }
-    }
-
     /// The number of classes under an equivalence.
     pub fn under(&self, e: Equivalence) -> u128 {
         match e {
