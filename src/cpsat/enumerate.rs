@@ -115,7 +115,7 @@ struct Shared<'a> {
     limits: Limits,
     stopping: AtomicBool,
     /// The running solves, per worker, so the coordinator can stop them.
-    running: Mutex<Vec<Option<Stopper>>>,
+    running: Mutex<Vec<Option<Stopper<'static>>>>,
     deadline: Option<Instant>,
 }
 

@@ -17,7 +17,7 @@
 use std::ffi::{c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use prost::Message;
 use thiserror::Error;
@@ -273,22 +273,19 @@ impl Runtime {
         })
     }
 
-    /// A fresh solver environment (one per solve).
-    pub fn new_env(&self) -> Env {
+    /// A fresh solver environment (one per solve), usable only while this
+    /// runtime (its library) is loaded.
+    pub fn new_env(&self) -> Env<'_> {
         // SAFETY: SolveCpNewEnv takes nothing and returns an owned pointer.
         let ptr = unsafe { (self.new_env)() };
-        Env {
-            ptr,
-            destroy_env: self.destroy_env,
-            stop_search: self.stop_search,
-        }
+        Env(Arc::new(EnvInner { rt: self, ptr }))
     }
 
     /// Solve the encoded model `m` with `params` in `env`, blocking until
     /// the solver returns.
     pub fn solve_encoded(
         &self,
-        env: &Env,
+        env: &Env<'_>,
         m: &[u8],
         params: &SatParameters,
     ) -> Result<CpSolverResponse, RuntimeError> {
@@ -300,7 +297,7 @@ impl Runtime {
         // and free. `env.ptr` is a live environment (freed only on drop).
         let bytes = unsafe {
             (self.solve_interruptible)(
-                env.ptr,
+                env.0.ptr,
                 m.as_ptr().cast(),
                 m.len() as c_int,
                 p.as_ptr().cast(),
@@ -321,48 +318,77 @@ impl Runtime {
 }
 
 /// A CP-SAT solver environment: one solve, stoppable from another thread.
-/// The library stays loaded for the whole process (it lives in a static),
-/// so the function pointers stay valid.
-pub struct Env {
+/// It borrows the runtime, so the library cannot be unloaded while it
+/// lives; it is shared with its [`Stopper`]s and destroyed with the last of
+/// them, so a stopper can never reach a destroyed environment.
+pub struct Env<'rt>(Arc<EnvInner<'rt>>);
+
+struct EnvInner<'rt> {
+    rt: &'rt Runtime,
     ptr: *mut c_void,
-    destroy_env: EnvFn,
-    stop_search: EnvFn,
 }
 
-impl Env {
+impl<'rt> Env<'rt> {
     /// A handle that can stop this environment's search from another thread.
-    pub fn stopper(&self) -> Stopper {
-        Stopper {
-            ptr: self.ptr,
-            stop_search: self.stop_search,
-        }
+    pub fn stopper(&self) -> Stopper<'rt> {
+        Stopper(Arc::clone(&self.0))
     }
 }
 
-impl Drop for Env {
+impl Drop for EnvInner<'_> {
     fn drop(&mut self) {
-        // SAFETY: ptr came from SolveCpNewEnv and is destroyed once.
-        unsafe { (self.destroy_env)(self.ptr) }
+        // SAFETY: ptr came from SolveCpNewEnv, is destroyed once (the last
+        // owner drops it), and the library is loaded ('rt borrows it).
+        unsafe { (self.rt.destroy_env)(self.ptr) }
     }
 }
 
-/// Stops a running search. Valid only while its [`Env`] lives: the
-/// enumerator removes a stopper from its registry before dropping the env.
-#[derive(Clone, Copy)]
-pub struct Stopper {
-    ptr: *mut c_void,
-    stop_search: EnvFn,
+/// Stops a running search (or does nothing once it has ended).
+#[derive(Clone)]
+pub struct Stopper<'rt>(Arc<EnvInner<'rt>>);
+
+// SAFETY: the environment is solved by one thread at a time (`Env` is not
+// Clone, and a solve borrows it), and SolveCpStopSearch, the only call a
+// `Stopper` makes, sets an atomic flag in the environment's shared time
+// limit: it is meant to be called from another thread.
+unsafe impl Send for EnvInner<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for EnvInner<'_> {}
+
+impl Stopper<'_> {
+    pub fn stop(&self) {
+        // SAFETY: the environment is alive (this handle owns a share of it)
+        // and the library loaded (its 'rt borrow).
+        unsafe { (self.0.rt.stop_search)(self.0.ptr) }
+    }
 }
 
-// SAFETY: SolveCpStopSearch only sets an atomic flag in the environment's
-// shared time limit; it is meant to be called from another thread.
-unsafe impl Send for Stopper {}
-// SAFETY: as above; an Env is used by one thread at a time.
-unsafe impl Send for Env {}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Stopper {
-    pub fn stop(&self) {
-        // SAFETY: see the type's documentation.
-        unsafe { (self.stop_search)(self.ptr) }
+    #[test]
+    fn a_stopper_outliving_its_solve_is_harmless() {
+        let rt = match runtime() {
+            Ok(rt) => rt,
+            Err(e) if std::env::var_os("SCRAMBLE_TEST_REQUIRE_ALL").is_some() => {
+                panic!("the CP-SAT runtime is missing: {e}")
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: the CP-SAT runtime is missing ({e})");
+                return;
+            }
+        };
+        let env = rt.new_env();
+        let stopper = env.stopper();
+        let other = stopper.clone();
+        drop(env);
+        // The environment lives on in its stoppers: stopping an idle one
+        // only sets its flag.
+        stopper.stop();
+        drop(stopper);
+        other.stop();
+        let r = rt.solve_encoded(&rt.new_env(), &[], &SatParameters::default());
+        assert!(r.is_ok());
     }
 }
