@@ -28,7 +28,7 @@ pub struct Plan<'a> {
 
 impl Plan<'_> {
     /// Runs in the grid (skipped ones included).
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.puzzles.len() * self.symmetries.len() * self.solvers.len() * self.repeat
     }
 }
@@ -202,7 +202,7 @@ pub fn seconds(s: f64) -> String {
 }
 
 /// The summary as an aligned text table.
-pub fn summary_text(rows: &[Summary]) -> String {
+pub(crate) fn summary_text(rows: &[Summary]) -> String {
     const HEADER: [&str; 11] = [
         "solver",
         "model",
@@ -280,7 +280,7 @@ pub fn csv(runs: &[Run]) -> String {
 }
 
 /// One JSON object per line per run.
-pub fn json_lines(runs: &[Run]) -> String {
+pub(crate) fn json_lines(runs: &[Run]) -> String {
     runs.iter()
         .map(|r| serde_json::to_string(r).expect("serializable") + "\n")
         .collect()

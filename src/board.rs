@@ -36,7 +36,7 @@ impl fmt::Display for Placement {
 /// Where cell `c` (row-major) of an `n`x`n` board goes under one
 /// counterclockwise board turn: (i, j) to (n-1-j, i), 0-based. The one
 /// place this arithmetic is written.
-pub fn turn_cell(n: usize, c: usize) -> usize {
+pub(crate) fn turn_cell(n: usize, c: usize) -> usize {
     (n - 1 - c % n) * n + c / n
 }
 
@@ -109,7 +109,8 @@ impl Solution {
     /// sends (i, j) to (n-1-j, i) and adds 1 to the rotation, so the cell at
     /// (i, j) after `k` turns comes from (j, n-1-i), (n-1-i, n-1-j) or
     /// (n-1-j, i) for k = 1, 2, 3.
-    pub fn turned_at(&self, k: usize, i: usize, j: usize) -> Placement {
+    #[cfg(test)]
+    pub(crate) fn turned_at(&self, k: usize, i: usize, j: usize) -> Placement {
         turned_at(&self.cells, self.n(), k, i * self.n() + j)
     }
 
@@ -199,7 +200,7 @@ impl Solution {
     }
 
     /// The seed text format: one line per row, `[t=1,r=1] [t=9,r=3] ...`.
-    pub fn to_seed_text(&self) -> String {
+    pub(crate) fn to_seed_text(&self) -> String {
         let n = self.n();
         let mut out = String::new();
         for row in self.cells.chunks(n.max(1)) {
@@ -215,7 +216,7 @@ impl Solution {
 /// placements already in the cells before it: an unused tile, in a rotation
 /// whose edges fit the left and top neighbours. Used to split an enumeration
 /// into independent subproblems.
-pub fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement> {
+pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement> {
     let n = puzzle.n;
     let k = prefix.len();
     if k >= n * n {
@@ -262,7 +263,7 @@ pub fn parse_seed_text(text: &str) -> Option<Solution> {
 /// Every board in a text: runs of consecutive lines made only of
 /// `[t=..,r=..]` tokens (the seed format, and `scramble solve`'s text output,
 /// whose header lines are skipped).
-pub fn parse_seed_boards(text: &str) -> Vec<Solution> {
+pub(crate) fn parse_seed_boards(text: &str) -> Vec<Solution> {
     let mut out = Vec::new();
     let mut block = String::new();
     let flush = |block: &mut String, out: &mut Vec<Solution>| {

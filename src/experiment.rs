@@ -36,7 +36,7 @@ impl Verdict {
             Verdict::Wrong { lost, duplicates }
         }
     }
-    pub fn is_exact(&self) -> bool {
+    pub(crate) fn is_exact(&self) -> bool {
         matches!(self, Verdict::Exact)
     }
 }
@@ -235,7 +235,7 @@ pub fn text(rows: &[Row]) -> String {
 }
 
 /// A Markdown table (for docs/symmetry.md).
-pub fn markdown(rows: &[Row]) -> String {
+pub(crate) fn markdown(rows: &[Row]) -> String {
     let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
     table::markdown(&HEADER, &table)
 }

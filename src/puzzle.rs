@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Edge directions, in the order the puzzle file lists them.
-pub const RIGHT: usize = 0;
-pub const TOP: usize = 1;
-pub const LEFT: usize = 2;
-pub const BOTTOM: usize = 3;
+pub(crate) const RIGHT: usize = 0;
+pub(crate) const TOP: usize = 1;
+pub(crate) const LEFT: usize = 2;
+pub(crate) const BOTTOM: usize = 3;
 /// Human names of the four edge slots, indexed like [`RIGHT`]..[`BOTTOM`].
-pub const EDGE_NAMES: [&str; 4] = ["right", "top", "left", "bottom"];
+pub(crate) const EDGE_NAMES: [&str; 4] = ["right", "top", "left", "bottom"];
 
 /// One half of a motif.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,7 +38,7 @@ impl Half {
             _ => None,
         }
     }
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Half::Plus => "+",
             Half::Minus => "-",
@@ -46,7 +46,7 @@ impl Half {
         }
     }
     /// The half an adjacent edge must show.
-    pub fn partner(self) -> Half {
+    pub(crate) fn partner(self) -> Half {
         match self {
             Half::Plus => Half::Minus,
             Half::Minus => Half::Plus,
@@ -64,7 +64,7 @@ pub struct Edge {
 
 impl Edge {
     /// Whether two touching edges match: same motif, partner halves.
-    pub fn fits(self, other: Edge) -> bool {
+    pub(crate) fn fits(self, other: Edge) -> bool {
         self.motif == other.motif && self.half.partner() == other.half
     }
 }
@@ -87,7 +87,7 @@ impl Tile {
 /// The side of an unturned tile that shows in direction `e` after `r`
 /// counterclockwise quarter turns: `(e - r) mod 4`. The one place this
 /// arithmetic is written.
-pub fn base_side(e: usize, r: u8) -> usize {
+pub(crate) fn base_side(e: usize, r: u8) -> usize {
     (e + 4 - (r as usize % 4)) % 4
 }
 
@@ -343,13 +343,8 @@ impl Puzzle {
     }
 
     /// The index (0-based, in id order) of the tile with this id.
-    pub fn index_of(&self, id: i64) -> Option<usize> {
+    pub(crate) fn index_of(&self, id: i64) -> Option<usize> {
         self.tiles.binary_search_by_key(&id, |t| t.id).ok()
-    }
-
-    /// Human label for an edge, e.g. `red+`.
-    pub fn edge_label(&self, e: Edge) -> String {
-        format!("{}{}", self.motifs[e.motif as usize], e.half.symbol())
     }
 }
 
@@ -361,7 +356,7 @@ impl fmt::Display for Puzzle {
 
 /// The YAML file behind a puzzle path (the file itself, or
 /// `DIR/input/tile_dict.yaml`).
-pub fn resolve(path: &Path) -> Result<PathBuf, PuzzleError> {
+pub(crate) fn resolve(path: &Path) -> Result<PathBuf, PuzzleError> {
     if path.is_dir() {
         let file = path.join("input").join("tile_dict.yaml");
         if file.is_file() {

@@ -30,7 +30,7 @@ use tables::{MAX_WORDS, Tables};
 
 /// The most tiles the search handles (a 32x32 board; a power of two, so
 /// cell indices can be masked into the board array).
-pub const MAX_TILES: usize = 1024;
+pub(crate) const MAX_TILES: usize = 1024;
 
 /// The native backtracking solver.
 #[derive(Clone, Copy, Debug)]
@@ -66,7 +66,7 @@ impl Default for Backtrack {
 }
 
 /// The default placement order (the fastest measured, docs/benchmarks.md).
-pub const DEFAULT_ORDER: Order = Order::Spiral;
+pub(crate) const DEFAULT_ORDER: Order = Order::Spiral;
 
 impl Solver for Backtrack {
     fn name(&self) -> &'static str {

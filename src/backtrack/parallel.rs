@@ -24,7 +24,7 @@ pub(super) struct Run<'a, 'p> {
 
 /// Work units when they must not depend on the thread count: the subtrees
 /// at the first depth with at least this many.
-pub const UNITS: usize = 4096;
+pub(crate) const UNITS: usize = 4096;
 
 impl Run<'_, '_> {
     /// Enumerate with `W` words per bitset; returns the nodes per depth.

@@ -39,13 +39,13 @@ use crate::symmetry::{Equivalence, Symmetry};
 /// Exit codes (documented in README.md).
 pub mod exit {
     /// Solved, or proven to have no solution.
-    pub const OK: u8 = 0;
+    pub(crate) const OK: u8 = 0;
     /// Stopped by a limit or an interrupt: the output is incomplete.
-    pub const INCOMPLETE: u8 = 1;
+    pub(crate) const INCOMPLETE: u8 = 1;
     /// Bad usage or bad input (clap also exits 2 on usage errors).
-    pub const INPUT: u8 = 2;
+    pub(crate) const INPUT: u8 = 2;
     /// The solver runtime is missing or failed, or rejected the model.
-    pub const SOLVER: u8 = 3;
+    pub(crate) const SOLVER: u8 = 3;
     /// Interrupted twice: stopped at once.
     pub const INTERRUPTED: u8 = 130;
 }
@@ -136,11 +136,6 @@ pub struct BacktrackArgs {
 }
 
 impl BacktrackArgs {
-    /// Whether any backtracking option was given.
-    pub fn given(&self) -> bool {
-        self.order.is_some() || self.full_tree
-    }
-
     pub fn solver(&self) -> Backtrack {
         let order = self.order.unwrap_or(DEFAULT_ORDER);
         if self.full_tree {
@@ -163,7 +158,7 @@ pub struct ModelsArgs {
 
 impl ModelsArgs {
     /// The models asked for, or the default one; each once, in order.
-    pub fn chosen(&self) -> Vec<Choice> {
+    pub(crate) fn chosen(&self) -> Vec<Choice> {
         let mut out: Vec<Choice> = Vec::new();
         for m in &self.models {
             if !out.contains(m) {
@@ -299,7 +294,7 @@ fn print(text: &str) {
 
 /// Write a file the user named: to a temporary name beside it, then rename,
 /// so a failure never leaves a half-written file.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let err = |message: String| CliError::Output {
         path: path.to_path_buf(),
         message,

@@ -18,7 +18,7 @@ const FORMAT: &str = "scramble-count-checkpoint/1";
 /// A checkpoint that cannot be used.
 #[derive(Debug, thiserror::Error)]
 #[error("checkpoint {path}: {message}")]
-pub struct CheckpointError {
+pub(crate) struct CheckpointError {
     pub path: PathBuf,
     pub message: String,
 }

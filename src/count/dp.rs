@@ -29,7 +29,7 @@ use crate::symmetry::{period, tile_kinds};
 
 /// Why a count did not finish.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum DpError {
+pub(crate) enum DpError {
     /// The state does not fit the 128-bit key.
     #[error(
         "the dynamic programme's state needs {bits} bits, more than 128 ({kinds} tile kinds, \
@@ -62,7 +62,7 @@ pub enum DpError {
 
 /// What one programme found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DpRun {
+pub(crate) struct DpRun {
     /// Pictures left unchanged by the turn.
     pub count: u128,
     /// The most states alive after one step.
@@ -122,7 +122,7 @@ pub(super) struct Programme {
 
 /// The number of pictures of `puzzle` that `turns` counterclockwise board
 /// turns leave unchanged (`turns` = 0: all pictures).
-pub fn pictures_fixed_by(
+pub(crate) fn pictures_fixed_by(
     puzzle: &Puzzle,
     turns: usize,
     limits: &Limits<'_>,

@@ -26,13 +26,13 @@ pub struct Estimate {
 
 impl Estimate {
     /// The 95% confidence interval (normal approximation), clipped at 0.
-    pub fn interval(&self) -> (f64, f64) {
+    pub(crate) fn interval(&self) -> (f64, f64) {
         let h = 1.96 * self.std_error;
         ((self.mean - h).max(0.0), self.mean + h)
     }
 
     /// `a * self + b * other` for independent estimates.
-    pub fn combine(self, a: f64, other: Estimate, b: f64) -> Estimate {
+    pub(crate) fn combine(self, a: f64, other: Estimate, b: f64) -> Estimate {
         Estimate {
             mean: a * self.mean + b * other.mean,
             std_error: ((a * self.std_error).powi(2) + (b * other.std_error).powi(2)).sqrt(),

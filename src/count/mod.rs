@@ -96,7 +96,7 @@ impl Default for CountOptions {
 }
 
 /// The default cap on states per step (about 3 GB).
-pub const DEFAULT_MAX_STATES: usize = 40_000_000;
+pub(crate) const DEFAULT_MAX_STATES: usize = 40_000_000;
 
 /// How a method ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -346,7 +346,7 @@ fn run_method(
 
 /// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
 /// (absent, or made by the same count).
-pub fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Result<(), String> {
+pub(crate) fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Result<(), String> {
     checkpoint::Checkpoint::open(path, puzzle, &Backtrack::default().model_name())
         .map(|_| ())
         .map_err(|e| e.to_string())

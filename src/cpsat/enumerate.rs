@@ -34,42 +34,42 @@ use super::runtime::{Runtime, Stopper};
 
 /// Memory all concurrent CP-SAT solves of one enumeration may take
 /// together, by the estimate below.
-pub const MEMORY_BUDGET: u64 = 768 << 20;
+pub(crate) const MEMORY_BUDGET: u64 = 768 << 20;
 
 /// What one CP-SAT solve takes per integer of the model (during presolve,
 /// its peak): about 400 bytes measured on 16x16 `edge` (1.5 million
 /// integers, 600 MB per solve) and `edge-boolean` (4 million, 1.7 GB).
-pub const BYTES_PER_VALUE: u64 = 450;
+pub(crate) const BYTES_PER_VALUE: u64 = 450;
 
 /// How many subproblems to solve at once: `threads`, fewer when their
 /// models would together pass [`MEMORY_BUDGET`], never less than one.
-pub fn concurrent_solves(values: u64, threads: usize) -> usize {
+pub(crate) fn concurrent_solves(values: u64, threads: usize) -> usize {
     let each = values.saturating_mul(BYTES_PER_VALUE).max(1);
     threads.clamp(1, (MEMORY_BUDGET / each).max(1) as usize)
 }
 
 /// Solutions kept per subproblem before it is split.
-pub const DEFAULT_POOL: usize = 4096;
+pub(crate) const DEFAULT_POOL: usize = 4096;
 /// The pool of a single unsplit solve (`--split none`).
-pub const UNSPLIT_POOL: usize = 1 << 20;
+pub(crate) const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.
-pub const DEFAULT_SLICE: Duration = Duration::from_secs(2);
+pub(crate) const DEFAULT_SLICE: Duration = Duration::from_secs(2);
 /// Cells fixed up front by `--split auto`: none, the whole model is tried
 /// first (most puzzles finish within its slice, and one solve costs less
 /// than many), and split only where it runs long or its pool fills.
-pub const AUTO_DEPTH: usize = 0;
+pub(crate) const AUTO_DEPTH: usize = 0;
 /// The first try of the whole model keeps this many solutions before it is
 /// split: big enough for most 3x3 puzzles, small enough that a puzzle with
 /// many solutions wastes little before its parts are solved.
-pub const WHOLE_POOL: usize = 512;
+pub(crate) const WHOLE_POOL: usize = 512;
 /// The first try of the whole model runs this long before it is split.
-pub const WHOLE_SLICE: Duration = Duration::from_millis(250);
+pub(crate) const WHOLE_SLICE: Duration = Duration::from_millis(250);
 /// Big boards start cut into this many parts by ranges of the first cell's
 /// tile.
-pub const RANGE_PARTS: usize = 4;
+pub(crate) const RANGE_PARTS: usize = 4;
 /// Boards of at least this many cells start cut into range parts instead
 /// of trying the whole model first.
-pub const EAGER_CELLS: usize = 25;
+pub(crate) const EAGER_CELLS: usize = 25;
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 

@@ -75,7 +75,7 @@ impl CpSat {
 /// (`keep`, under `equivalence`, up to `limit`) can take pictures, else one board turn per
 /// class (`center` or `corner`). Returns the model and how each solution it
 /// finds stands for others.
-pub fn model_for(
+pub(crate) fn model_for(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,
@@ -204,7 +204,7 @@ fn lits(l: &[Lit]) -> Vec<i32> {
 }
 
 /// The model as a `CpModelProto`.
-pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
+pub(crate) fn to_proto(model: &Model, name: &str) -> CpModelProto {
     let variables = model
         .vars
         .iter()
@@ -288,7 +288,7 @@ pub fn to_proto(model: &Model, name: &str) -> CpModelProto {
 
 /// The CP model a solve would give CP-SAT (encoding, symmetry breaking,
 /// turn reduction) in protobuf text format, as OR-Tools prints it.
-pub fn model_text(
+pub(crate) fn model_text(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,

@@ -7,7 +7,7 @@
 
 /// `operations_research.sat.CpModelProto`.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct CpModelProto {
+pub(crate) struct CpModelProto {
     #[prost(string, tag = "1")]
     pub name: String,
     #[prost(message, repeated, tag = "2")]
@@ -18,7 +18,7 @@ pub struct CpModelProto {
 
 /// `IntegerVariableProto`: the domain is a flat list of interval bounds.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct IntegerVariableProto {
+pub(crate) struct IntegerVariableProto {
     #[prost(string, tag = "1")]
     pub name: String,
     #[prost(int64, repeated, tag = "2")]
@@ -27,7 +27,7 @@ pub struct IntegerVariableProto {
 
 /// `ConstraintProto`.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct ConstraintProto {
+pub(crate) struct ConstraintProto {
     #[prost(string, tag = "1")]
     pub name: String,
     #[prost(int32, repeated, tag = "2")]
@@ -103,7 +103,7 @@ pub struct TableConstraintProto {
 /// `CpSolverStatus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, prost::Enumeration)]
 #[repr(i32)]
-pub enum CpSolverStatus {
+pub(crate) enum CpSolverStatus {
     Unknown = 0,
     ModelInvalid = 1,
     Feasible = 2,
@@ -113,14 +113,14 @@ pub enum CpSolverStatus {
 
 /// `CpSolverSolution`.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct CpSolverSolution {
+pub(crate) struct CpSolverSolution {
     #[prost(int64, repeated, tag = "1")]
     pub values: Vec<i64>,
 }
 
 /// `CpSolverResponse` (the fields scramble reads).
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct CpSolverResponse {
+pub(crate) struct CpSolverResponse {
     #[prost(enumeration = "CpSolverStatus", tag = "1")]
     pub status: i32,
     #[prost(int64, repeated, tag = "2")]
@@ -145,7 +145,7 @@ pub struct CpSolverResponse {
 
 /// `SatParameters` (proto2: every field optional).
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct SatParameters {
+pub(crate) struct SatParameters {
     #[prost(int32, optional, tag = "31")]
     pub random_seed: Option<i32>,
     #[prost(double, optional, tag = "57")]

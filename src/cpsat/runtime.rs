@@ -27,11 +27,11 @@ use super::proto::{CpSolverResponse, SatParameters};
 /// The OR-Tools release scramble is built and tested against.
 pub const PINNED_VERSION: &str = "9.15.6755";
 /// The library file inside the wheel.
-pub const LIB_NAME: &str = "libortools.so.9";
+pub(crate) const LIB_NAME: &str = "libortools.so.9";
 /// Environment variable naming the library (or its directory).
-pub const LIB_ENV: &str = "SCRAMBLE_CPSAT_LIB";
+pub(crate) const LIB_ENV: &str = "SCRAMBLE_CPSAT_LIB";
 /// Environment variable naming the Python interpreter to ask.
-pub const PYTHON_ENV: &str = "SCRAMBLE_PYTHON";
+pub(crate) const PYTHON_ENV: &str = "SCRAMBLE_PYTHON";
 
 /// The checkout scramble was built from (holds `scripts/install-cpsat`).
 const CHECKOUT: &str = env!("CARGO_MANIFEST_DIR");
@@ -70,12 +70,12 @@ pub enum RuntimeError {
 }
 
 /// The command that installs the pinned runtime into this checkout.
-pub fn install_command() -> String {
+pub(crate) fn install_command() -> String {
     format!("bash {CHECKOUT}/scripts/install-cpsat")
 }
 
 /// Where `scripts/install-cpsat` puts the library, relative to a checkout.
-pub fn local_install_relpath() -> PathBuf {
+pub(crate) fn local_install_relpath() -> PathBuf {
     PathBuf::from(format!(
         ".cpsat/ortools-{PINNED_VERSION}/ortools/.libs/{LIB_NAME}"
     ))
@@ -100,7 +100,7 @@ unsafe extern "C" {
 }
 
 /// The loaded library and the C API entry points.
-pub struct Runtime {
+pub(crate) struct Runtime {
     _lib: libloading::Library,
     new_env: NewEnvFn,
     destroy_env: EnvFn,
@@ -197,7 +197,7 @@ impl Runtime {
     }
 
     /// Load the library at `path` and check its version.
-    pub fn open(path: &Path) -> Result<Runtime, RuntimeError> {
+    pub(crate) fn open(path: &Path) -> Result<Runtime, RuntimeError> {
         let load_err = |reason: String| RuntimeError::Load {
             path: path.to_path_buf(),
             reason,
@@ -275,7 +275,7 @@ impl Runtime {
 
     /// A fresh solver environment (one per solve), usable only while this
     /// runtime (its library) is loaded.
-    pub fn new_env(&self) -> Env<'_> {
+    pub(crate) fn new_env(&self) -> Env<'_> {
         // SAFETY: SolveCpNewEnv takes nothing and returns an owned pointer.
         let ptr = unsafe { (self.new_env)() };
         Env(Arc::new(EnvInner { rt: self, ptr }))
@@ -283,7 +283,7 @@ impl Runtime {
 
     /// Solve the encoded model `m` with `params` in `env`, blocking until
     /// the solver returns.
-    pub fn solve_encoded(
+    pub(crate) fn solve_encoded(
         &self,
         env: &Env<'_>,
         m: &[u8],
@@ -321,7 +321,7 @@ impl Runtime {
 /// It borrows the runtime, so the library cannot be unloaded while it
 /// lives; it is shared with its [`Stopper`]s and destroyed with the last of
 /// them, so a stopper can never reach a destroyed environment.
-pub struct Env<'rt>(Arc<EnvInner<'rt>>);
+pub(crate) struct Env<'rt>(Arc<EnvInner<'rt>>);
 
 struct EnvInner<'rt> {
     rt: &'rt Runtime,
@@ -330,7 +330,7 @@ struct EnvInner<'rt> {
 
 impl<'rt> Env<'rt> {
     /// A handle that can stop this environment's search from another thread.
-    pub fn stopper(&self) -> Stopper<'rt> {
+    pub(crate) fn stopper(&self) -> Stopper<'rt> {
         Stopper(Arc::clone(&self.0))
     }
 }
@@ -345,7 +345,7 @@ impl Drop for EnvInner<'_> {
 
 /// Stops a running search (or does nothing once it has ended).
 #[derive(Clone)]
-pub struct Stopper<'rt>(Arc<EnvInner<'rt>>);
+pub(crate) struct Stopper<'rt>(Arc<EnvInner<'rt>>);
 
 // SAFETY: the environment is solved by one thread at a time (`Env` is not
 // Clone, and a solve borrows it), and SolveCpStopSearch, the only call a

@@ -40,7 +40,7 @@ fn exprs(out: &mut String, indent: &str, es: &[LinearExpressionProto]) {
 }
 
 /// Text format of a model; tables print one tuple per line.
-pub fn cp_model(m: &CpModelProto) -> String {
+pub(crate) fn cp_model(m: &CpModelProto) -> String {
     let mut out = String::new();
     if !m.name.is_empty() {
         let _ = writeln!(out, "name: {}", quote(&m.name));

@@ -16,7 +16,7 @@ use itertools::iproduct;
 use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
-pub struct Boolean;
+pub(crate) struct Boolean;
 
 /// For each orientation `o = tile index * 4 + rotation`, the orientations
 /// of another tile whose edge `there` fits its edge `here`.

@@ -19,7 +19,7 @@ use itertools::iproduct;
 use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
 use crate::puzzle::{BOTTOM, Edge as Shown, LEFT, Puzzle, RIGHT, TOP};
 
-pub struct EdgeBoolean;
+pub(crate) struct EdgeBoolean;
 
 /// The internal edges `(a, b, side of a)`: `a` is the left or upper cell.
 fn internal_edges(n: usize) -> Vec<(usize, usize, usize)> {

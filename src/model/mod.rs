@@ -25,7 +25,7 @@ use crate::puzzle::Puzzle;
 pub use table::{horizontal_table, vertical_table};
 
 /// Index of a variable in [`Model::vars`].
-pub type VarId = usize;
+pub(crate) type VarId = usize;
 
 /// An integer variable with a domain given as sorted, disjoint closed intervals.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl std::ops::Not for Lit {
 }
 
 /// A bound large enough for every linear expression scramble builds.
-pub const BIG: i64 = 1 << 40;
+pub(crate) const BIG: i64 = 1 << 40;
 
 /// A constraint of the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub struct Model {
 }
 
 /// Compress sorted distinct values into closed intervals.
-pub fn intervals(values: &[i64]) -> Vec<(i64, i64)> {
+pub(crate) fn intervals(values: &[i64]) -> Vec<(i64, i64)> {
     let mut out: Vec<(i64, i64)> = Vec::new();
     for &v in values {
         match out.last_mut() {
@@ -147,7 +147,7 @@ pub static ALL: &[&dyn Encoding] = &[
 
 /// The encoding used when none is asked for: the fastest measured on the
 /// corpus at one thread (docs/benchmarks.md).
-pub const DEFAULT: &str = "edge";
+pub(crate) const DEFAULT: &str = "edge";
 
 /// An encoding chosen by name (`--model`).
 #[derive(Clone, Copy)]
@@ -208,7 +208,7 @@ pub struct Size {
 /// bytes per integer of a table model (a 16x16 `table` model of 48 million
 /// integers took 3.8 GB and 19 s before its first search step), so this
 /// keeps a model under about 2 GB.
-pub const MAX_VALUES: u64 = 20_000_000;
+pub(crate) const MAX_VALUES: u64 = 20_000_000;
 
 /// Limits checked while a model is built.
 pub struct Budget<'a> {
@@ -219,7 +219,7 @@ pub struct Budget<'a> {
 
 impl Budget<'_> {
     /// No limit.
-    pub fn unlimited() -> Budget<'static> {
+    pub(crate) fn unlimited() -> Budget<'static> {
         Budget {
             deadline: None,
             stopped: &|| false,
@@ -259,7 +259,7 @@ pub enum BuildError {
 }
 
 /// Check the size of an encoding on a puzzle, then build it.
-pub fn build(
+pub(crate) fn build(
     encoding: &dyn Encoding,
     puzzle: &Puzzle,
     budget: &Budget,
@@ -291,7 +291,7 @@ pub fn build(
 impl Model {
     /// A model with a tile variable (domain: the tile ids) and a rotation
     /// variable (0..3) per cell, row-major, and no constraints yet.
-    pub fn with_cells(puzzle: &Puzzle) -> Model {
+    pub(crate) fn with_cells(puzzle: &Puzzle) -> Model {
         let n = puzzle.n;
         let tile_domain = intervals(&puzzle.ids());
         let mut vars = Vec::with_capacity(2 * n * n);
@@ -317,7 +317,7 @@ impl Model {
     }
 
     /// AllDifferent over the tile variables.
-    pub fn all_different_tiles(&mut self) {
+    pub(crate) fn all_different_tiles(&mut self) {
         self.constraints.push(Constraint::AllDifferent {
             name: "all_different_tiles".into(),
             vars: self.cells.iter().map(|c| c.0).collect(),
@@ -349,18 +349,18 @@ impl Model {
     }
 
     /// Add an integer variable; returns its id.
-    pub fn add_var(&mut self, name: String, domain: Vec<(i64, i64)>) -> VarId {
+    pub(crate) fn add_var(&mut self, name: String, domain: Vec<(i64, i64)>) -> VarId {
         self.vars.push(IntVar { name, domain });
         self.vars.len() - 1
     }
 
     /// Add a 0/1 variable; returns its positive literal.
-    pub fn add_bool(&mut self, name: String) -> Lit {
+    pub(crate) fn add_bool(&mut self, name: String) -> Lit {
         Lit::Pos(self.add_var(name, vec![(0, 1)]))
     }
 
     /// `lit <=> (var == value)`.
-    pub fn channel_eq(&mut self, name: &str, lit: Lit, var: VarId, value: i64) {
+    pub(crate) fn channel_eq(&mut self, name: &str, lit: Lit, var: VarId, value: i64) {
         self.constraints.push(Constraint::Linear {
             name: format!("{name}_eq"),
             terms: vec![(var, 1)],
@@ -378,14 +378,6 @@ impl Model {
     /// The tile and rotation variables of 0-based cell (i, j).
     pub fn cell(&self, i: usize, j: usize) -> (VarId, VarId) {
         self.cells[i * self.n + j]
-    }
-
-    /// Restrict the domains of the first cells to the given placements.
-    pub fn fix_prefix(&mut self, prefix: &[Placement]) {
-        for (cell, p) in self.cells.iter().zip(prefix) {
-            self.vars[cell.0].domain = vec![(p.tile, p.tile)];
-            self.vars[cell.1].domain = vec![(p.rotation as i64, p.rotation as i64)];
-        }
     }
 
     /// Read a board from a full assignment of the variables (indexed like `vars`).

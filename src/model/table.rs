@@ -14,7 +14,7 @@ use itertools::iproduct;
 use super::{Budget, BuildError, Constraint, Encoding, Model, Size};
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
-pub struct Table;
+pub(crate) struct Table;
 
 /// The allowed assignments `(s1, r1, s2, r2)` with `s1 != s2` where edge `e1`
 /// of `s1` under rotation `r1` fits edge `e2` of `s2` under rotation `r2`.

@@ -16,7 +16,7 @@ use super::png::{self, PngError};
 use super::{Report, html, json, svg};
 
 /// The marker file: scramble made this folder, and wrote these files.
-pub const MARKER: &str = ".scramble-output";
+pub(crate) const MARKER: &str = ".scramble-output";
 
 #[derive(Debug, Error)]
 pub enum FolderError {

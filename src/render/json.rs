@@ -53,7 +53,7 @@ pub fn render(r: &Report<'_>) -> String {
 
 /// The report as one line of JSON Lines, `"type": "summary"`, without the
 /// solutions (they were streamed before it).
-pub fn summary_line(r: &Report<'_>) -> String {
+pub(crate) fn summary_line(r: &Report<'_>) -> String {
     let mut s = serde_json::to_string(&object(r, Some("summary"))).expect("serializable");
     s.push('\n');
     s
@@ -61,7 +61,7 @@ pub fn summary_line(r: &Report<'_>) -> String {
 
 /// One streamed solution as a line of JSON Lines: its number (from 1) and
 /// its cells, row-major `[tile, rotation]` pairs.
-pub fn solution_line(k: u64, s: &Solution) -> String {
+pub(crate) fn solution_line(k: u64, s: &Solution) -> String {
     #[derive(Serialize)]
     struct Line<'a> {
         #[serde(rename = "type")]

@@ -20,7 +20,7 @@ use crate::solve::SolveResult;
 /// Write a file whole or not at all: into a temporary file beside it (mode
 /// 0666 less the umask, like any new file), then renamed over it; on any
 /// error the temporary file is removed. The one place outputs are written.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -40,12 +40,12 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Okabe and Ito's colour-blind-safe palette: orange, sky blue, bluish
 /// green, yellow, blue, vermillion, reddish purple, black.
-pub const OKABE_ITO: [&str; 8] = [
+pub(crate) const OKABE_ITO: [&str; 8] = [
     "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
 ];
 
 /// Text made safe for XML and HTML, attributes included.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -74,7 +74,7 @@ impl Report<'_> {
     }
 
     /// The completeness of the result in words.
-    pub fn completeness(&self) -> String {
+    pub(crate) fn completeness(&self) -> String {
         use crate::solve::Outcome::*;
         match &self.result.outcome {
             Complete => "complete".into(),

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use super::{OKABE_ITO, escape};
 
 /// One series: (puzzle index, seconds) points.
-pub struct Series {
+pub(crate) struct Series {
     pub name: String,
     pub points: Vec<(usize, f64)>,
 }
@@ -89,7 +89,7 @@ fn marker(out: &mut String, k: usize, x: f64, y: f64, r: f64, colour: &str) {
 
 /// Time per puzzle (x: puzzles in bench order, `count` of them; y: wall
 /// time, log scale).
-pub fn time_per_puzzle(title: &str, count: usize, series: &[Series]) -> String {
+pub(crate) fn time_per_puzzle(title: &str, count: usize, series: &[Series]) -> String {
     let all = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let positive: Vec<f64> = all.filter(|&t| t > 0.0).collect();
     let lo = positive.iter().copied().fold(f64::INFINITY, f64::min);

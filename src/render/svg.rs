@@ -285,7 +285,7 @@ pub fn unsolved(p: &Puzzle) -> String {
 
 /// The solution picture: composed from the tile images when there are
 /// any, drawn from the tile data otherwise.
-pub fn solution_picture(p: &Puzzle, s: &Solution, images: Option<&TileImages>) -> String {
+pub(crate) fn solution_picture(p: &Puzzle, s: &Solution, images: Option<&TileImages>) -> String {
     match images {
         Some(im) => solution_from_images(p, s, im),
         None => solution(p, s),
@@ -333,7 +333,7 @@ fn corner_label(out: &mut String, (x, y): (f64, f64), text: &str) {
 }
 
 /// A solved board composed from the tile images.
-pub fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> String {
+pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> String {
     let n = p.n;
     let mut body = image_defs(p, images);
     let mut labels = String::new();
@@ -375,7 +375,7 @@ pub fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> St
 }
 
 /// The tile images in id order, unturned, each with its id.
-pub fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
+pub(crate) fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
     let cols = p.n.max(1);
     let rows = p.len().div_ceil(cols);
     let mut body = image_defs(p, images);

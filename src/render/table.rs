@@ -41,7 +41,7 @@ pub fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// A Markdown table.
-pub fn markdown(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn markdown(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut out = format!("| {} |\n", header.join(" | "));
     out.push_str(&format!("|{}\n", " --- |".repeat(header.len())));
     for r in rows {

@@ -203,14 +203,14 @@ impl<'p> Collector<'p> {
     }
 
     /// Also report progress.
-    pub fn with_progress(mut self, f: impl FnMut(&Progress, u128) + 'p) -> Self {
+    pub(crate) fn with_progress(mut self, f: impl FnMut(&Progress, u128) + 'p) -> Self {
         self.progress = Some(Box::new(f));
         self
     }
 
     /// Hand each new class (under the equivalence, canonical form) to `f`
     /// as soon as it is known to be new.
-    pub fn with_stream(mut self, f: impl FnMut(&Solution) + 'p) -> Self {
+    pub(crate) fn with_stream(mut self, f: impl FnMut(&Solution) + 'p) -> Self {
         self.stream = Some(Box::new(f));
         self
     }
@@ -220,18 +220,19 @@ impl<'p> Collector<'p> {
     /// turns, never twice). Labelled counts add up over units; picture
     /// classes, deduplicated within one run, do not, so each unit also
     /// gets its picture weight, which does.
-    pub fn with_units(mut self, f: impl FnMut(usize, UnitCounts) + 'p) -> Self {
+    pub(crate) fn with_units(mut self, f: impl FnMut(usize, UnitCounts) + 'p) -> Self {
         self.units = Some((HashMap::new(), Box::new(f)));
         self
     }
 
     /// How long after the start the first solution came.
-    pub fn time_to_first(&self) -> Option<Duration> {
+    pub(crate) fn time_to_first(&self) -> Option<Duration> {
         self.first
     }
 
     /// How many reports the solver made (repeats included).
-    pub fn reported(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn reported(&self) -> u64 {
         self.reported
     }
 

@@ -17,7 +17,7 @@ const BLOCK_RECORDS: usize = if cfg!(test) { 4 } else { 1 << 14 };
 /// `tile index * 4 + rotation`, most significant bit first, so records
 /// compare like the boards they pack.
 #[derive(Clone, Debug)]
-pub struct Codec {
+pub(crate) struct Codec {
     bits: u32,
     bytes: usize,
     /// Tile ids in index order (the puzzle's tiles are sorted by id).
@@ -37,12 +37,12 @@ impl Codec {
 
     /// The bytes one board takes.
     #[cfg(test)]
-    pub fn record_len(&self) -> usize {
+    pub(crate) fn record_len(&self) -> usize {
         self.bytes
     }
 
     /// Pack a board of this puzzle (verified: every tile id is known).
-    pub fn encode(&self, s: &Solution, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, s: &Solution, out: &mut Vec<u8>) {
         out.clear();
         out.resize(self.bytes, 0);
         let mut at = 0usize;
@@ -78,7 +78,7 @@ fn hash(record: &[u8]) -> u64 {
 }
 
 /// A set of packed boards.
-pub struct CompactSet {
+pub(crate) struct CompactSet {
     codec: Codec,
     blocks: Vec<Box<[u8]>>,
     len: usize,

@@ -62,7 +62,7 @@ impl Keep {
     /// classes (expanded lazily), or expanding costs at most
     /// [`MAX_EXPANSION`] boards per picture. The one rule both solvers
     /// follow.
-    pub fn search_pictures(
+    pub(crate) fn search_pictures(
         self,
         e: Equivalence,
         limit: Option<usize>,
@@ -376,7 +376,7 @@ pub fn run(
 }
 
 /// [`run`] with a collector configured by the caller (e.g. with progress).
-pub fn run_with(
+pub(crate) fn run_with(
     solver: &dyn Solver,
     puzzle: &Puzzle,
     options: &SolveOptions,

@@ -13,10 +13,10 @@ use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::Puzzle;
 
-pub struct Anchor;
+pub(crate) struct Anchor;
 
 /// The chosen cell of each cell's orbit: the smallest row-major index.
-pub fn orbit_representative(n: usize, c: usize) -> usize {
+pub(crate) fn orbit_representative(n: usize, c: usize) -> usize {
     (1..4).map(|k| turn_sources(n, k)[c]).fold(c, usize::min)
 }
 

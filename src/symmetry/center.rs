@@ -8,7 +8,7 @@ use crate::board::Solution;
 use crate::model::{Constraint, Model};
 use crate::puzzle::Puzzle;
 
-pub struct Center;
+pub(crate) struct Center;
 
 impl Formulation for Center {
     fn name(&self) -> &'static str {

@@ -8,7 +8,7 @@ use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::Puzzle;
 
-pub struct Corner;
+pub(crate) struct Corner;
 
 impl Formulation for Corner {
     fn name(&self) -> &'static str {

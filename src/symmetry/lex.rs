@@ -14,7 +14,7 @@ use crate::board::Solution;
 use crate::model::{BIG, Constraint, Lit, Model, VarId};
 use crate::puzzle::Puzzle;
 
-pub struct Lex;
+pub(crate) struct Lex;
 
 impl Formulation for Lex {
     fn name(&self) -> &'static str {

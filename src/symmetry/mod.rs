@@ -75,7 +75,7 @@ pub fn picture(puzzle: &Puzzle, s: &Solution) -> Vec<[Edge; 4]> {
 
 /// A picture turned a quarter turn counterclockwise: the cell at (i, j) goes
 /// to (n+1-j, i) and what it showed in direction d it now shows in d+1.
-pub fn turn_picture<T: Copy>(n: usize, p: &[[T; 4]]) -> Vec<[T; 4]> {
+pub(crate) fn turn_picture<T: Copy>(n: usize, p: &[[T; 4]]) -> Vec<[T; 4]> {
     let mut out = p.to_vec();
     for (c, e) in p.iter().enumerate() {
         out[turn_cell(n, c)] = std::array::from_fn(|d| e[base_side(d, 1)]);
@@ -112,7 +112,8 @@ fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
 /// included), in increasing order: the identical tiles permuted among their
 /// cells, and each rotation-symmetric tile in each rotation that shows the
 /// same edges. There are [`labellings_per_picture`] of them.
-pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
+#[cfg(test)]
+pub(crate) fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
     let mut out = Vec::new();
     each_same_picture(puzzle, s, &mut |b| {
         out.push(b);
@@ -124,7 +125,11 @@ pub fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
 /// [`same_picture`] one board at a time, in the same order, until `f`
 /// returns false (so a picture with astronomically many labellings can
 /// give its first few).
-pub fn each_same_picture(puzzle: &Puzzle, s: &Solution, f: &mut dyn FnMut(Solution) -> bool) {
+pub(crate) fn each_same_picture(
+    puzzle: &Puzzle,
+    s: &Solution,
+    f: &mut dyn FnMut(Solution) -> bool,
+) {
     let pic = picture(puzzle, s);
     // Per cell, every (tile index, rotation) that shows its edges.
     let options: Vec<Vec<(usize, u8)>> = pic
@@ -195,7 +200,7 @@ pub fn labellings_per_picture(puzzle: &Puzzle) -> Option<u128> {
 /// The canonical form of a solution's picture class: over the four turns of
 /// its picture, the smallest labelled board showing that turn. Two solutions
 /// show the same picture up to board turns exactly when these are equal.
-pub fn picture_canonical(puzzle: &Puzzle, s: &Solution) -> Solution {
+pub(crate) fn picture_canonical(puzzle: &Puzzle, s: &Solution) -> Solution {
     let n = puzzle.n;
     let mut pic = picture(puzzle, s);
     let mut best: Option<Solution> = None;
@@ -227,7 +232,7 @@ pub fn canonical_under(puzzle: &Puzzle, e: Equivalence, s: &Solution) -> Solutio
 
 /// The smallest number of quarter turns after which a tile shows the same
 /// edges again: 1 (all four edges alike), 2, or 4.
-pub fn period(t: &Tile) -> u8 {
+pub(crate) fn period(t: &Tile) -> u8 {
     [1u8, 2]
         .into_iter()
         .find(|&p| (0..4).all(|e| t.edges[e] == t.edges[(e + p as usize) % 4]))
@@ -236,7 +241,7 @@ pub fn period(t: &Tile) -> u8 {
 
 /// Tile kinds: the tiles grouped by their edges up to rotation, each group
 /// sorted by id, ordered by their smallest id (singletons included).
-pub fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
+pub(crate) fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
     let mut by_key: BTreeMap<[Edge; 4], Vec<i64>> = BTreeMap::new();
     for t in &puzzle.tiles {
         let key = (0..4u8)
@@ -252,7 +257,7 @@ pub fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
 
 /// Classes of identical tiles (same edges up to rotation) with two or more
 /// members, each sorted by id, ordered by their smallest id.
-pub fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
+pub(crate) fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
     let mut out = tile_kinds(puzzle);
     out.retain(|c| c.len() > 1);
     out
@@ -260,7 +265,7 @@ pub fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
 
 /// For each cell of the board turned `k` quarter turns, the cell of the
 /// original board its tile comes from.
-pub fn turn_sources(n: usize, k: usize) -> Vec<usize> {
+pub(crate) fn turn_sources(n: usize, k: usize) -> Vec<usize> {
     let mut src: Vec<usize> = (0..n * n).collect();
     for _ in 0..k {
         let mut next = src.clone();
@@ -415,12 +420,12 @@ impl Symmetry {
     }
 
     /// Whether a solution satisfies every part.
-    pub fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+    pub(crate) fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
         self.parts.iter().all(|p| p.accepts(puzzle, s))
     }
 
     /// Whether every part allows this placement in this cell.
-    pub fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
+    pub(crate) fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
         self.parts
             .iter()
             .all(|p| p.allows(puzzle, cell, tile, rotation))
@@ -435,7 +440,7 @@ impl Symmetry {
 
     /// The equivalences under which this combination is documented (and
     /// proved, docs/symmetry.md) to keep exactly one solution per class.
-    pub fn exact_for(&self) -> Vec<Equivalence> {
+    pub(crate) fn exact_for(&self) -> Vec<Equivalence> {
         let name = self.name();
         let board_exact = ["center", "corner", "lex", "anchor"];
         let mut out = Vec::new();
@@ -453,7 +458,7 @@ impl Symmetry {
 /// boards, `corner` on even ones. Both keep exactly one of the four turns of
 /// every solution (docs/symmetry.md), so the solutions kept, each with its
 /// four turns, are all the solutions.
-pub fn turn_representative(puzzle: &Puzzle) -> Symmetry {
+pub(crate) fn turn_representative(puzzle: &Puzzle) -> Symmetry {
     let f: &'static dyn Formulation = if puzzle.n % 2 == 1 {
         &center::Center
     } else {
@@ -464,17 +469,17 @@ pub fn turn_representative(puzzle: &Puzzle) -> Symmetry {
 
 /// The `tiles` formulation alone: exactly one labelled board per picture
 /// (before board turns); [`same_picture`] gives back the others.
-pub fn picture_representative() -> Symmetry {
+pub(crate) fn picture_representative() -> Symmetry {
     Symmetry {
         parts: vec![&tiles::Tiles],
     }
 }
 
 /// Combinations documented exact for picture equivalence.
-pub const EXACT_FOR_PICTURES: &[&str] = &["picture-lex,tiles"];
+pub(crate) const EXACT_FOR_PICTURES: &[&str] = &["picture-lex,tiles"];
 
 /// The combinations `scramble symmetry-report` runs, in order.
-pub fn report_combinations() -> Vec<Symmetry> {
+pub(crate) fn report_combinations() -> Vec<Symmetry> {
     [
         "none",
         "center",

@@ -17,10 +17,10 @@ use crate::board::Solution;
 use crate::model::{Constraint, Model, VarId};
 use crate::puzzle::{Edge, Half, Puzzle};
 
-pub struct PictureLex;
+pub(crate) struct PictureLex;
 
 /// The integer code of an edge: motif * 3 + half.
-pub fn edge_code(e: Edge) -> i64 {
+pub(crate) fn edge_code(e: Edge) -> i64 {
     e.motif as i64 * 3
         + match e.half {
             Half::Plus => 0,

@@ -17,7 +17,7 @@ use crate::board::Solution;
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 
-pub struct Tiles;
+pub(crate) struct Tiles;
 
 impl Formulation for Tiles {
     fn name(&self) -> &'static str {
