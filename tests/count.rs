@@ -341,3 +341,46 @@ fn a_checkpoint_of_another_puzzle_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("add --method enumerate"));
 }
+
+#[test]
+fn ctrl_c_stops_the_count_and_reports_what_was_found() {
+    // The dynamic programme on the-ant-trails-puzzle runs for a long time
+    // before its state cap; Ctrl-C stops it, the enumeration is not
+    // started, and the report says so (exit 1, no exact count).
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck.json");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
+        .args(["count", "--threads", "2", "--checkpoint"])
+        .arg(&ck)
+        .arg(corpus().join("the-ant-trails-puzzle.yaml"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let run = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{out}");
+    let dp = out.lines().nth(2).unwrap();
+    assert!(dp.starts_with("dp ") && dp.contains(" stopped "), "{out}");
+    assert!(out.contains("interrupted ("), "{out}");
+    assert!(!out.contains("enumerate "), "{out}");
+    assert!(out.ends_with("no exact count\n"), "{out}");
+    let dp_time: f64 = out
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(dp_time < 10.0, "{out}");
+    // The enumeration never ran, so its checkpoint was not written.
+    assert!(!ck.exists());
+}
