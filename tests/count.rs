@@ -358,11 +358,7 @@ fn ctrl_c_stops_the_count_and_reports_what_was_found() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1000));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    common::interrupt(&child);
     let run = child.wait_with_output().unwrap();
     let out = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(1), "{out}");

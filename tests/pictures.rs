@@ -465,11 +465,7 @@ fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
     let start = std::time::Instant::now();
     if interrupt {
         std::thread::sleep(std::time::Duration::from_millis(1500));
-        let killed = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        common::interrupt(&child);
     }
     let run = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&run.stderr);

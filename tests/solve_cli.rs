@@ -252,11 +252,7 @@ fn ctrl_c_stops_with_what_was_found() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::interrupt(&child);
     let out = child.wait_with_output().unwrap();
     assert_eq!(
         out.status.code(),

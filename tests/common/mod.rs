@@ -140,3 +140,12 @@ pub fn stdout_ok(out: &std::process::Output) -> String {
     );
     String::from_utf8(out.stdout.clone()).unwrap()
 }
+
+/// Send SIGINT (Ctrl-C) to a running child.
+pub fn interrupt(child: &std::process::Child) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
