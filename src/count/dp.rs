@@ -67,8 +67,6 @@ pub(crate) struct DpRun {
     pub count: u128,
     /// The most states alive after one step.
     pub peak_states: usize,
-    /// Placements tried, over all states.
-    pub transitions: u64,
 }
 
 /// Bounds on one programme.
@@ -287,7 +285,6 @@ impl Programme {
         let mut cur: Vec<States> = (0..SHARDS).map(|_| States::default()).collect();
         cur[shard_of(self.start)].insert(self.start, 1);
         let mut peak = 1;
-        let mut transitions = 0u64;
         let total = self.steps.len();
         let owners = limits.threads.clamp(1, SHARDS);
         for i in 0..total {
@@ -313,8 +310,6 @@ impl Programme {
                     next[k * owners + t] = table;
                 }
             }
-            transitions +=
-                cur.iter().map(|t| t.len() as u64).sum::<u64>() * self.steps[i].cands.len() as u64;
             peak = peak.max(states.load(Ordering::Relaxed));
             cur = next;
         }
@@ -325,7 +320,6 @@ impl Programme {
         Ok(DpRun {
             count: count.ok_or(DpError::Overflow)?,
             peak_states: peak,
-            transitions,
         })
     }
 
@@ -341,6 +335,12 @@ impl Programme {
         limits: &Limits<'_>,
     ) -> Result<Vec<States>, DpError> {
         let total = self.steps.len();
+        let too_many = || DpError::TooManyStates {
+            max: limits.max_states,
+            step: i + 1,
+            steps: total,
+            mb: ((limits.max_states * BYTES_PER_STATE) >> 20).max(1),
+        };
         let mut mine: Vec<States> = (t..SHARDS)
             .step_by(owners)
             .map(|_| States::default())
@@ -356,12 +356,7 @@ impl Programme {
                     });
                 }
                 if states.load(Ordering::Relaxed) > limits.max_states {
-                    return Err(DpError::TooManyStates {
-                        max: limits.max_states,
-                        step: i + 1,
-                        steps: total,
-                        mb: ((limits.max_states * BYTES_PER_STATE) >> 20).max(1),
-                    });
+                    return Err(too_many());
                 }
             }
             let mut overflow = false;
@@ -388,12 +383,7 @@ impl Programme {
             states.fetch_add(added, Ordering::Relaxed);
         }
         if states.load(Ordering::Relaxed) > limits.max_states {
-            return Err(DpError::TooManyStates {
-                max: limits.max_states,
-                step: i + 1,
-                steps: total,
-                mb: ((limits.max_states * BYTES_PER_STATE) >> 20).max(1),
-            });
+            return Err(too_many());
         }
         Ok(mine)
     }

@@ -31,6 +31,15 @@ impl Estimate {
         ((self.mean - h).max(0.0), self.mean + h)
     }
 
+    /// `a * self` (a >= 0).
+    pub fn scaled(self, a: f64) -> Estimate {
+        Estimate {
+            mean: a * self.mean,
+            std_error: a * self.std_error,
+            ..self
+        }
+    }
+
     /// `a * self + b * other` for independent estimates.
     pub(crate) fn combine(self, a: f64, other: Estimate, b: f64) -> Estimate {
         Estimate {

@@ -549,16 +549,9 @@ fn by_estimate(
     let half = est(2)?;
     let quarter = est(1)?;
     let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
-    let none = Estimate {
-        mean: 0.0,
-        std_error: 0.0,
-        probes: 0,
-        complete_probes: 0,
-    };
-    let raw = all.combine(l, none, 0.0);
     Ok(Estimates {
-        raw,
-        classes: all.combine(l / 4.0, none, 0.0),
+        raw: all.scaled(l),
+        classes: all.scaled(l / 4.0),
         pictures: all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5),
     })
 }

@@ -35,11 +35,11 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
             "exact ({how}): {} labelled solutions, {} classes under board turns, {} picture classes\n",
             c.raw, c.classes, c.pictures
         ));
-        let (name, v) = match equivalence {
-            Equivalence::Rotation => ("classes under board turns", c.classes),
-            Equivalence::Picture => ("picture classes", c.pictures),
-        };
-        out.push_str(&format!("{name}: {v}\n"));
+        out.push_str(&format!(
+            "{}: {}\n",
+            equivalence_name(equivalence),
+            c.under(equivalence)
+        ));
     } else {
         out.push_str("no exact count");
         if let Some(e) = r.methods.iter().find_map(|m| m.estimate) {
@@ -62,11 +62,10 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
             .filter_map(|m| m.counts)
             .max_by_key(|c| c.pictures)
         {
-            let v = match equivalence {
-                Equivalence::Rotation => c.classes,
-                Equivalence::Picture => c.pictures,
-            };
-            out.push_str(&format!("; at least {v} (found before stopping)"));
+            out.push_str(&format!(
+                "; at least {} (found before stopping)",
+                c.under(equivalence)
+            ));
         }
         out.push('\n');
     }

@@ -324,6 +324,19 @@ impl<'p> Collector<'p> {
 
     /// A board standing for every labelled board whose picture is a turn
     /// of its picture.
+    /// How many of the four board turns leave the picture of `s` as it is
+    /// (1, 2 or 4).
+    fn fixed_turns(&self, s: &Solution) -> u128 {
+        let first = picture(self.puzzle, s);
+        let mut p = first.clone();
+        let mut fixed = 0u128;
+        for _ in 0..4 {
+            fixed += u128::from(p == first);
+            p = turn_picture(self.puzzle.n, &p);
+        }
+        fixed
+    }
+
     fn picture_class(&mut self, s: Solution) {
         let pc = picture_canonical(self.puzzle, &s);
         if self.pictures.seen_before(&pc, true, &self.codec) {
@@ -343,14 +356,7 @@ impl<'p> Collector<'p> {
         if self.at_limit() {
             return;
         }
-        let n = self.puzzle.n;
-        let first = picture(self.puzzle, &s);
-        let mut p = first.clone();
-        let mut fixed = 0u128; // turns that leave the picture as it is
-        for _ in 0..4 {
-            fixed += u128::from(p == first);
-            p = turn_picture(n, &p);
-        }
+        let fixed = self.fixed_turns(&s);
         let labellings = self.labellings.unwrap_or(u128::MAX);
         // 4 / fixed distinct pictures, each shown by `labellings` boards,
         // four boards per class.
@@ -390,13 +396,7 @@ impl SolutionCallback for Collector<'_> {
             return;
         }
         // Turns leaving the picture as it is, per labelled board reported.
-        let first = picture(self.puzzle, &Solution::new(cells.to_vec()));
-        let mut p = first.clone();
-        let mut fixed = 0u128;
-        for _ in 0..4 {
-            fixed += u128::from(p == first);
-            p = turn_picture(self.puzzle.n, &p);
-        }
+        let fixed = self.fixed_turns(&Solution::new(cells.to_vec()));
         if let Some((per, _)) = self.units.as_mut() {
             let c = per.entry(unit).or_default();
             c.raw += after.raw - before.raw;
