@@ -120,7 +120,7 @@ impl Solver for Backtrack {
             self.reduce_turns,
             kinds,
         );
-        let deadline = options.time_limit.map(|d| start + d);
+        let deadline = options.deadline(start);
         let stop_token = &options.stop;
         let timed_out = AtomicBool::new(false);
         let check = || {

@@ -145,6 +145,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         } else {
             Keep::Canonical
         },
+        started: Some(started),
         ..args.run.options(&stop)
     };
     let show_progress = std::io::stderr().is_terminal();
@@ -209,7 +210,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             );
         }
         // Ctrl-C and the time limit also stop the drawing.
-        let deadline = options.time_limit.map(|t| started + t);
+        let deadline = options.deadline(started);
         let keep_going =
             || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
         match folder::files(&report, images.as_ref(), args.max_pictures, &keep_going)

@@ -30,7 +30,7 @@ use crate::solve::{
 };
 
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
-use super::runtime::{Runtime, Stopper};
+use super::runtime::{Runtime, Waited};
 
 /// Memory all concurrent CP-SAT solves of one enumeration may take
 /// together, by the estimate below.
@@ -114,8 +114,6 @@ struct Shared<'a> {
     pool: usize,
     limits: Limits,
     stopping: AtomicBool,
-    /// The running solves, per worker, so the coordinator can stop them.
-    running: Mutex<Vec<Option<Stopper<'static>>>>,
     deadline: Option<Instant>,
 }
 
@@ -247,7 +245,6 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         pool,
         limits,
         stopping: AtomicBool::new(false),
-        running: Mutex::new(vec![None; threads]),
         deadline,
     };
     let mut stats = SolverStats {
@@ -272,7 +269,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let (res_tx, res_rx) = mpsc::channel::<JobResult>();
-        for w in 0..threads {
+        for _ in 0..threads {
             let job_rx = Arc::clone(&job_rx);
             let res_tx = res_tx.clone();
             let shared = &shared;
@@ -282,7 +279,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                         Ok(job) => job,
                         Err(_) => break,
                     };
-                    if res_tx.send(shared.solve(w, job)).is_err() {
+                    if res_tx.send(shared.solve(job)).is_err() {
                         break;
                     }
                 }
@@ -360,6 +357,13 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                         stop_reason.get_or_insert(StopReason::PoolFull);
                     }
                     Ended::Complete => {}
+                    Ended::Stopped if stop_reason.is_none() && deadline.is_some() => {
+                        // CP-SAT's own limit (the time left) ended it, a
+                        // moment before the coordinator saw the deadline.
+                        incomplete = true;
+                        stop_reason = Some(StopReason::TimeLimit);
+                        shared.stop_all();
+                    }
                     Ended::Stopped | Ended::Skipped => incomplete = true,
                     Ended::Invalid(ref m) => {
                         invalid.get_or_insert_with(|| m.clone());
@@ -390,6 +394,8 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
     } else {
         RunStatus::Complete
     };
+    let Shared { constraints, .. } = shared;
+    super::drop_later((base, constraints));
     Ok(SolverRun { status, stats })
 }
 
@@ -481,16 +487,14 @@ fn intersect(domain: &[i64], lo: i64, hi: i64) -> Vec<i64> {
 }
 
 impl Shared<'_> {
-    /// Ask every running solve to stop and keep new ones from starting.
+    /// Ask every running solve to stop (each worker passes it on within
+    /// its poll) and keep new ones from starting.
     fn stop_all(&self) {
         self.stopping.store(true, Ordering::SeqCst);
-        for s in self.running.lock().unwrap().iter().flatten() {
-            s.stop();
-        }
     }
 
     /// Solve one subproblem on worker `w`.
-    fn solve(&self, w: usize, job: Job) -> JobResult {
+    fn solve(&self, job: Job) -> JobResult {
         // A range part weighs like the cell it cuts, not like the prefix.
         let depth = job.prefix.len() + usize::from(job.range.is_some());
         let pool = match depth {
@@ -558,20 +562,23 @@ impl Shared<'_> {
             catch_sigint_signal: Some(false),
             ..Default::default()
         };
-        let env = self.rt.new_env();
-        self.running.lock().unwrap()[w] = Some(env.stopper());
         if self.stopping.load(Ordering::SeqCst) {
-            self.running.lock().unwrap()[w] = None;
             return skipped(job);
         }
-        let response = self.rt.solve_encoded(&env, &bytes, &params);
-        self.running.lock().unwrap()[w] = None;
-        drop(env);
-        let response = match response {
-            Ok(r) => r,
-            Err(e) => {
+        let pending = self.rt.spawn_solve(bytes, params);
+        let response = match pending.wait(|| self.stopping.load(Ordering::SeqCst)) {
+            Waited::Returned(Ok(r)) => r,
+            Waited::Returned(Err(e)) => {
                 return JobResult {
                     ended: Ended::Invalid(e.to_string()),
+                    ..skipped(job)
+                };
+            }
+            // Its presolve did not look at the stop flag: what it found is
+            // lost with it (a presolve finds nothing).
+            Waited::GaveUp => {
+                return JobResult {
+                    ended: Ended::Stopped,
                     ..skipped(job)
                 };
             }

@@ -10,7 +10,6 @@
 //! enough, when the model has no solution left (then the enumeration is
 //! complete), or at the time limit or Ctrl-C.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use prost::Message;
@@ -23,9 +22,7 @@ use crate::solve::{
 
 use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
-
-/// How often the watcher looks at the stop token and the deadline.
-const POLL: std::time::Duration = std::time::Duration::from_millis(10);
+use super::runtime::Waited;
 
 pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
     let Run {
@@ -65,6 +62,7 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             None
         };
         if let Some(r) = reason {
+            super::drop_later(model);
             return Ok(SolverRun {
                 status: RunStatus::Stopped(r),
                 stats,
@@ -83,26 +81,14 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             cp_model_probing_level: Some(0),
             ..Default::default()
         };
-        let env = rt.new_env();
-        let stopper = env.stopper();
-        let done = AtomicBool::new(false);
-        let response = std::thread::scope(|scope| {
-            let done = &done;
-            scope.spawn(move || {
-                while !done.load(Ordering::SeqCst) {
-                    if options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
-                        stopper.stop();
-                        break;
-                    }
-                    std::thread::sleep(POLL);
-                }
-            });
-            let r = rt.solve_encoded(&env, &bytes, &params);
-            done.store(true, Ordering::SeqCst);
-            r
-        });
-        drop(env);
-        let response = response.map_err(|e| SolveError::Runtime(Box::new(e)))?;
+        let pending = rt.spawn_solve(bytes, params);
+        let response = match pending
+            .wait(|| options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            Waited::Returned(r) => r.map_err(|e| SolveError::Runtime(Box::new(e)))?,
+            // Stopped in its presolve: the loop says why.
+            Waited::GaveUp => continue,
+        };
         *stats.branches.as_mut().unwrap() += response.num_branches.max(0) as u64;
         *stats.conflicts.as_mut().unwrap() += response.num_conflicts.max(0) as u64;
         *stats.wall_time_s.as_mut().unwrap() += response.wall_time;

@@ -10,7 +10,7 @@ mod compact;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -152,6 +152,9 @@ impl std::str::FromStr for Split {
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub time_limit: Option<Duration>,
+    /// What `time_limit` counts from (the command's start, so loading the
+    /// puzzle and the runtime count too); `None`: the solve's own start.
+    pub started: Option<Instant>,
     pub threads: usize,
     pub split: Split,
     pub stop: StopToken,
@@ -174,6 +177,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             time_limit: None,
+            started: None,
             threads: 1,
             split: Split::Auto,
             stop: StopToken::new(),
@@ -183,6 +187,13 @@ impl Default for SolveOptions {
             keep: Keep::All,
             units: None,
         }
+    }
+}
+
+impl SolveOptions {
+    /// When a solve that started at `start` must end.
+    pub(crate) fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time_limit.map(|t| self.started.unwrap_or(start) + t)
     }
 }
 
