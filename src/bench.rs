@@ -9,7 +9,6 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::puzzle::Puzzle;
-use crate::render::table;
 use crate::report::disagreement;
 pub use crate::report::{Disagreement, Run};
 use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
@@ -181,6 +180,43 @@ pub fn summary(runs: &[Run]) -> Vec<Summary> {
         .collect()
 }
 
+/// One series of the time plot: (puzzle index, seconds) points.
+pub(crate) struct TimeSeries {
+    pub name: String,
+    pub points: Vec<(usize, f64)>,
+}
+
+/// Time per puzzle, one series per solver, model and formulation, repeats
+/// by their median; `puzzles` are the labels in bench order.
+pub(crate) fn time_series(puzzles: &[&str], runs: &[Run]) -> Vec<TimeSeries> {
+    let index: BTreeMap<&str, usize> = puzzles.iter().enumerate().map(|(k, &l)| (l, k)).collect();
+    let mut groups: BTreeMap<String, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
+    for r in runs {
+        groups
+            .entry(format!(
+                "{} ({}), symmetry {}",
+                r.solver, r.model, r.symmetry
+            ))
+            .or_default()
+            .entry(index[r.puzzle.as_str()])
+            .or_default()
+            .push(r.wall_time_s);
+    }
+    groups
+        .into_iter()
+        .map(|(name, by_puzzle)| TimeSeries {
+            name,
+            points: by_puzzle
+                .into_iter()
+                .map(|(i, mut t)| {
+                    t.sort_by(f64::total_cmp);
+                    (i, t[t.len() / 2])
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 /// The median of sorted values.
 fn median(t: &[f64]) -> Option<f64> {
     match t.len() {
@@ -188,102 +224,6 @@ fn median(t: &[f64]) -> Option<f64> {
         n if n % 2 == 1 => Some(t[n / 2]),
         n => Some((t[n / 2 - 1] + t[n / 2]) / 2.0),
     }
-}
-
-/// Seconds in the unit that reads best.
-pub fn seconds(s: f64) -> String {
-    if s >= 1.0 {
-        format!("{s:.3} s")
-    } else if s >= 1e-3 {
-        format!("{:.3} ms", s * 1e3)
-    } else {
-        format!("{:.1} µs", s * 1e6)
-    }
-}
-
-/// The summary as an aligned text table.
-pub(crate) fn summary_text(rows: &[Summary]) -> String {
-    const HEADER: [&str; 11] = [
-        "solver",
-        "model",
-        "symmetry",
-        "runs",
-        "complete",
-        "median",
-        "first (median)",
-        "min",
-        "max",
-        "total",
-        "work/s",
-    ];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|s| {
-            vec![
-                s.solver.clone(),
-                s.model.clone(),
-                s.symmetry.clone(),
-                s.runs.to_string(),
-                s.complete.to_string(),
-                seconds(s.median_s),
-                s.median_first_s.map(seconds).unwrap_or_else(|| "-".into()),
-                seconds(s.min_s),
-                seconds(s.max_s),
-                seconds(s.total_s),
-                format!("{:.3e} {}/s", s.work_per_s, s.work_is),
-            ]
-        })
-        .collect();
-    table::text(&HEADER, &cells)
-}
-
-const CSV_HEADER: [&str; 13] = [
-    "puzzle",
-    "solver",
-    "model",
-    "symmetry",
-    "equivalence",
-    "repeat",
-    "raw",
-    "canonical",
-    "complete",
-    "wall_time_s",
-    "first_s",
-    "nodes",
-    "branches",
-];
-
-/// One CSV row per run.
-pub fn csv(runs: &[Run]) -> String {
-    let opt = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
-    let cells: Vec<Vec<String>> = runs
-        .iter()
-        .map(|r| {
-            vec![
-                r.puzzle.clone(),
-                r.solver.clone(),
-                r.model.clone(),
-                r.symmetry.clone(),
-                r.equivalence.clone(),
-                r.repeat.to_string(),
-                r.raw.to_string(),
-                r.canonical.to_string(),
-                r.complete.to_string(),
-                format!("{:.6}", r.wall_time_s),
-                r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
-                opt(r.nodes),
-                opt(r.branches),
-            ]
-        })
-        .collect();
-    table::csv(&CSV_HEADER, &cells)
-}
-
-/// One JSON object per line per run.
-pub(crate) fn json_lines(runs: &[Run]) -> String {
-    runs.iter()
-        .map(|r| serde_json::to_string(r).expect("serializable") + "\n")
-        .collect()
 }
 
 #[cfg(test)]
@@ -374,9 +314,12 @@ mod tests {
             s.iter()
                 .all(|x| x.runs == 6 && x.min_s <= x.median_s && x.median_s <= x.max_s)
         );
-        let csv = csv(&b.runs);
+        let csv = crate::render::bench::csv(&b.runs);
         assert_eq!(csv.lines().count(), 25);
-        assert_eq!(json_lines(&b.runs).lines().count(), 24);
+        assert_eq!(
+            crate::render::bench::json_lines(&b.runs).lines().count(),
+            24
+        );
     }
 
     #[test]
@@ -407,12 +350,5 @@ mod tests {
         // `center` needs an odd board: the 2x2 puzzle is skipped.
         assert_eq!(b.skipped.len(), 1);
         assert_eq!(b.runs.len(), 3 * 2);
-    }
-
-    #[test]
-    fn seconds_read_well() {
-        assert_eq!(seconds(2.5), "2.500 s");
-        assert_eq!(seconds(0.0125), "12.500 ms");
-        assert_eq!(seconds(4.6e-6), "4.6 µs");
     }
 }

@@ -2,10 +2,7 @@
 //! solution sets checked to be identical (Pumpkin's differential testing, as
 //! a command).
 
-use serde::Serialize;
-
 use crate::puzzle::Puzzle;
-use crate::render::table;
 use crate::report::{Disagreement, Run, disagreement};
 use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
 
@@ -43,62 +40,4 @@ pub fn compare(
         }
     }
     Ok((rows, found))
-}
-
-const HEADER: [&str; 10] = [
-    "puzzle",
-    "solver",
-    "model",
-    "symmetry",
-    "raw",
-    "canonical",
-    "complete",
-    "wall_time_s",
-    "work",
-    "work_is",
-];
-
-fn cells(r: &Run) -> Vec<String> {
-    let (work, work_is) = r.work();
-    vec![
-        r.puzzle.clone(),
-        r.solver.clone(),
-        r.model.clone(),
-        r.symmetry.clone(),
-        r.raw.to_string(),
-        r.canonical.to_string(),
-        r.complete.to_string(),
-        format!("{:.6}", r.wall_time_s),
-        work.to_string(),
-        work_is.to_string(),
-    ]
-}
-
-pub fn text(rows: &[Run], disagreements: &[Disagreement]) -> String {
-    let table: Vec<Vec<String>> = rows.iter().map(cells).collect();
-    let mut out = table::text(&HEADER, &table);
-    for d in disagreements {
-        out.push_str(&format!("DISAGREEMENT on {}: {}", d.puzzle, d.message));
-    }
-    out
-}
-
-pub fn csv(rows: &[Run]) -> String {
-    table::csv(&HEADER, &rows.iter().map(cells).collect::<Vec<_>>())
-}
-
-pub fn json(rows: &[Run], disagreements: &[Disagreement]) -> String {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        rows: &'a [Run],
-        disagreements: &'a [Disagreement],
-        agree: bool,
-    }
-    serde_json::to_string_pretty(&Out {
-        rows,
-        disagreements,
-        agree: disagreements.is_empty(),
-    })
-    .expect("serializable")
-        + "\n"
 }

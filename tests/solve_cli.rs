@@ -384,24 +384,29 @@ fn a_presolve_that_ignores_the_stop_does_not_hold_the_run() {
             "{extra:?}: {took:?}"
         );
     }
-    // Ctrl-C in the middle of the presolve (the model is built and encoded
-    // within about 0.6 s, the presolve takes seconds).
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
-        .args(args)
-        .args(["--threads", "1", "--format", "json"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1200));
-    let signalled = std::time::Instant::now();
-    common::interrupt(&child);
-    let out = child.wait_with_output().unwrap();
-    let took = signalled.elapsed();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(v["stopped_by"], "interrupted");
-    assert!(took < std::time::Duration::from_millis(1000), "{took:?}");
+    // Ctrl-C while the model is built or encoded (about 0.6 s from the
+    // start), and in the middle of the presolve (it takes seconds).
+    for after in [300, 1200] {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
+            .args(args)
+            .args(["--threads", "1", "--format", "json"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(after));
+        let signalled = std::time::Instant::now();
+        common::interrupt(&child);
+        let out = child.wait_with_output().unwrap();
+        let took = signalled.elapsed();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{after} ms");
+        assert_eq!(v["stopped_by"], "interrupted", "{after} ms");
+        assert!(
+            took < std::time::Duration::from_millis(1000),
+            "{after} ms: {took:?}"
+        );
+    }
 }
 
 #[test]

@@ -181,22 +181,32 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let result = result?;
     if let Some(path) = &args.csv {
-        write_file(path, bench::csv(&result.runs).as_bytes())?;
+        write_file(path, crate::render::bench::csv(&result.runs).as_bytes())?;
     }
     if let Some(path) = &args.json {
-        write_file(path, bench::json_lines(&result.runs).as_bytes())?;
+        write_file(
+            path,
+            crate::render::bench::json_lines(&result.runs).as_bytes(),
+        )?;
     }
     if let Some(path) = &args.plot {
-        write_file(path, bench_plot(&puzzles, &result.runs).as_bytes())?;
+        let labels: Vec<&str> = puzzles.iter().map(|(l, _)| l.as_str()).collect();
+        let series = bench::time_series(&labels, &result.runs);
+        let svg = crate::render::plot::time_per_puzzle(
+            "scramble bench: wall time per puzzle",
+            puzzles.len(),
+            &series,
+        );
+        write_file(path, svg.as_bytes())?;
     }
     let summary = bench::summary(&result.runs);
     let mut text = format!(
         "{} puzzles, {} runs in {}\n",
         puzzles.len(),
         result.runs.len(),
-        bench::seconds(result.wall_time_s)
+        crate::render::bench::seconds(result.wall_time_s)
     );
-    text.push_str(&bench::summary_text(&summary));
+    text.push_str(&crate::render::bench::summary_text(&summary));
     for k in &result.skipped {
         text.push_str(&format!(
             "skipped {} with {}: {}\n",
@@ -214,52 +224,10 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             text.push('\n');
         }
     }
-    print(&text);
+    print(&text)?;
     Ok(if !result.disagreements.is_empty() || result.stopped {
         exit::INCOMPLETE
     } else {
         exit::OK
     })
-}
-
-/// Time per puzzle, one series per solver, model and formulation; repeats
-/// by their median.
-fn bench_plot(puzzles: &[(String, Puzzle)], runs: &[crate::bench::Run]) -> String {
-    use crate::render::plot::{Series, time_per_puzzle};
-    use std::collections::BTreeMap;
-    let index: BTreeMap<&str, usize> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(k, (label, _))| (label.as_str(), k))
-        .collect();
-    let mut groups: BTreeMap<String, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
-    for r in runs {
-        groups
-            .entry(format!(
-                "{} ({}), symmetry {}",
-                r.solver, r.model, r.symmetry
-            ))
-            .or_default()
-            .entry(index[r.puzzle.as_str()])
-            .or_default()
-            .push(r.wall_time_s);
-    }
-    let series: Vec<Series> = groups
-        .into_iter()
-        .map(|(name, by_puzzle)| Series {
-            name,
-            points: by_puzzle
-                .into_iter()
-                .map(|(i, mut t)| {
-                    t.sort_by(f64::total_cmp);
-                    (i, t[t.len() / 2])
-                })
-                .collect(),
-        })
-        .collect();
-    time_per_puzzle(
-        "scramble bench: wall time per puzzle",
-        puzzles.len(),
-        &series,
-    )
 }

@@ -51,11 +51,13 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         disagreements.extend(d);
     }
     let text = match args.format {
-        ReportFormat::Text | ReportFormat::Markdown => crate::compare::text(&rows, &disagreements),
-        ReportFormat::Json => crate::compare::json(&rows, &disagreements),
-        ReportFormat::Csv => crate::compare::csv(&rows),
+        ReportFormat::Text | ReportFormat::Markdown => {
+            crate::render::compare::text(&rows, &disagreements)
+        }
+        ReportFormat::Json => crate::render::compare::json(&rows, &disagreements),
+        ReportFormat::Csv => crate::render::compare::csv(&rows),
     };
-    print(&text);
+    print(&text)?;
     for d in &disagreements {
         eprintln!("disagreement on {}: {}", d.puzzle, d.message);
     }

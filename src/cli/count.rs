@@ -96,7 +96,7 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             serde_json::to_string_pretty(&report).expect("a report serializes") + "\n"
         }
     };
-    print(&text);
+    print(&text)?;
     if let Some(d) = &report.disagreement {
         eprintln!("disagreement on {}: {d}", report.puzzle);
     }

@@ -287,9 +287,21 @@ fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Puzzle)>, CliError> {
 
 /// Print to standard output; a closed pipe (e.g. `| head`) is not an error
 /// worth a message.
-fn print(text: &str) {
+fn print(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(stdout_error(&e)),
+        _ => Ok(()),
+    }
+}
+
+/// Standard output could not be written (a full disk, say): an error, not
+/// a quiet exit, since the user would not see that the output is short.
+pub(crate) fn stdout_error(e: &std::io::Error) -> CliError {
+    CliError::Output {
+        path: PathBuf::from("standard output"),
+        message: format!("cannot write: {e}"),
+    }
 }
 
 /// Write a file the user named: to a temporary name beside it, then rename,

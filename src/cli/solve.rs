@@ -1,7 +1,7 @@
 //! `scramble solve`: every solution of one puzzle, as text, JSON or JSON
 //! Lines (streamed), or only their counts; optionally a folder of pictures.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use super::*;
 use crate::solve::Keep;
@@ -148,6 +148,9 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         started: Some(started),
         ..args.run.options(&stop)
     };
+    // A write error of the JSON Lines stream (declared before the collector
+    // that borrows it).
+    let failed: RefCell<Option<std::io::Error>> = RefCell::new(None);
     let show_progress = std::io::stderr().is_terminal();
     let mut collector = Collector::new(&puzzle).with_progress(move |p, found| {
         if show_progress {
@@ -158,24 +161,20 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }
     });
     // JSON Lines: each new class written and flushed at once; a closed
-    // pipe (`| head`) stops the search and ends quietly.
-    let closed = Cell::new(false);
+    // pipe (`| head`) stops the search and ends quietly, any other write
+    // error (a full disk) stops it and is reported.
     if jsonl {
         let mut k = 0u64;
-        let (closed, stop) = (&closed, stop.clone());
+        let (failed, stop) = (&failed, stop.clone());
         collector = collector.with_stream(move |s| {
-            if closed.get() {
+            if failed.borrow().is_some() {
                 return;
             }
             k += 1;
             let line = crate::render::json::solution_line(k, s);
             let mut out = std::io::stdout().lock();
-            if out
-                .write_all(line.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                closed.set(true);
+            if let Err(e) = out.write_all(line.as_bytes()).and_then(|_| out.flush()) {
+                *failed.borrow_mut() = Some(e);
                 stop.stop();
             }
         });
@@ -185,8 +184,10 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         eprint!("\r\x1b[K");
     }
     let result = result?;
-    if closed.get() {
-        return Ok(exit::OK);
+    match failed.into_inner() {
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+        Some(e) => return Err(super::stdout_error(&e)),
+        None => {}
     }
     let path = args.puzzle.display().to_string();
     let report = Report {
@@ -234,7 +235,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             }
         }
     }
-    print(&text);
+    print(&text)?;
     if drawing_stopped {
         return Ok(exit::INCOMPLETE);
     }

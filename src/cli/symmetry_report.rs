@@ -36,12 +36,12 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         }
     }
     let text = match args.format {
-        ReportFormat::Text => crate::experiment::text(&rows),
-        ReportFormat::Json => crate::experiment::json(&rows),
-        ReportFormat::Csv => crate::experiment::csv(&rows),
-        ReportFormat::Markdown => crate::experiment::markdown(&rows),
+        ReportFormat::Text => crate::render::experiment::text(&rows),
+        ReportFormat::Json => crate::render::experiment::json(&rows),
+        ReportFormat::Csv => crate::render::experiment::csv(&rows),
+        ReportFormat::Markdown => crate::render::experiment::markdown(&rows),
     };
-    print(&text);
+    print(&text)?;
     let incomplete = stop.is_stopped()
         || rows
             .iter()

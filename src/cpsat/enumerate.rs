@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use prost::Message;
 
 use crate::board::{Placement, extensions};
-use crate::model::Model;
+use crate::model::{Budget, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
@@ -202,12 +202,20 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         deadline,
         expansion,
     } = *run;
-    let mut base = super::to_proto(model, &puzzle.name);
-    let constraints = CpModelProto {
-        constraints: std::mem::take(&mut base.constraints),
-        ..CpModelProto::default()
-    }
-    .encode_to_vec();
+    let stopped = || options.stop.is_stopped();
+    let budget = Budget {
+        deadline,
+        stopped: &stopped,
+    };
+    let constraints = match super::encode_constraints(&model.constraints, &budget) {
+        Ok(bytes) => bytes,
+        Err(e) => return Ok(super::stopped_while_building(&e)),
+    };
+    let base = CpModelProto {
+        name: puzzle.name.clone(),
+        variables: model.vars.iter().map(super::variable_proto).collect(),
+        constraints: vec![],
+    };
     let threads = concurrent_solves(model.size().values, options.threads);
     let (initial_depth, adaptive, pool) = match options.split {
         Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),

@@ -12,10 +12,8 @@
 
 use std::time::Instant;
 
-use prost::Message;
-
 use crate::board::Solution;
-use crate::model::{BIG, Constraint, Model};
+use crate::model::{BIG, Budget, Constraint, IntVar, Lit};
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
 };
@@ -35,7 +33,23 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
         ..
     } = *run;
     let threads = options.threads.max(1);
-    let mut model: Model = model.clone();
+    // The model is encoded once; each round appends the clauses that
+    // forbid the boards found so far (and their variables) to its bytes.
+    let stopped = || options.stop.is_stopped();
+    let budget = Budget {
+        deadline,
+        stopped: &stopped,
+    };
+    let constraints = match super::encode_constraints(&model.constraints, &budget) {
+        Ok(bytes) => bytes,
+        Err(e) => return Ok(super::stopped_while_building(&e)),
+    };
+    let variables = super::encode_variables(&puzzle.name, &model.vars);
+    let mut forbidden = Forbidden {
+        first_var: model.vars.len(),
+        vars: vec![],
+        constraints: vec![],
+    };
     let mut stats = SolverStats {
         branches: Some(0),
         conflicts: Some(0),
@@ -62,13 +76,18 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             None
         };
         if let Some(r) = reason {
-            super::drop_later(model);
             return Ok(SolverRun {
                 status: RunStatus::Stopped(r),
                 stats,
             });
         }
-        let bytes = super::to_proto(&model, &puzzle.name).encode_to_vec();
+        let mut bytes = Vec::with_capacity(variables.len() + constraints.len());
+        bytes.extend_from_slice(&variables);
+        bytes.extend_from_slice(&super::encode_variables("", &forbidden.vars));
+        bytes.extend_from_slice(&constraints);
+        let extra = super::encode_constraints(&forbidden.constraints, &Budget::unlimited())
+            .expect("no limit");
+        bytes.extend_from_slice(&extra);
         let params = SatParameters {
             num_workers: Some(threads as i32),
             max_time_in_seconds: deadline
@@ -132,30 +151,45 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             return stopped(stats);
         }
         for s in &blocked {
-            forbid(&mut model, s);
+            forbidden.forbid(&model.cells, s);
         }
     }
 }
 
-/// Add a clause to `model` that `board` violates: some cell differs.
-fn forbid(model: &mut Model, board: &Solution) {
-    let k = model.constraints.len();
-    let mut clause = Vec::with_capacity(2 * board.cells().len());
-    let cells = model.cells.clone();
-    for (c, (&(t, r), p)) in cells.iter().zip(board.cells()).enumerate() {
-        for (var, value) in [(t, p.tile), (r, p.rotation as i64)] {
-            let differs = model.add_bool(format!("forbid_{k}_{c}_{var}"));
-            model.constraints.push(Constraint::Linear {
-                name: format!("forbid_{k}_{c}_{var}"),
-                terms: vec![(var, 1)],
-                domain: vec![(-BIG, value - 1), (value + 1, BIG)],
-                enforce: vec![differs],
-            });
-            clause.push(differs);
+/// What the rounds so far added to the model: variables numbered from
+/// `first_var` on, and constraints.
+struct Forbidden {
+    first_var: usize,
+    vars: Vec<IntVar>,
+    constraints: Vec<Constraint>,
+}
+
+impl Forbidden {
+    /// A clause that `board` violates: some cell differs (`cells` are the
+    /// model's tile and rotation variables).
+    fn forbid(&mut self, cells: &[(usize, usize)], board: &Solution) {
+        let k = self.constraints.len();
+        let mut clause = Vec::with_capacity(2 * board.cells().len());
+        for (c, (&(t, r), p)) in cells.iter().zip(board.cells()).enumerate() {
+            for (var, value) in [(t, p.tile), (r, p.rotation as i64)] {
+                let name = format!("forbid_{k}_{c}_{var}");
+                let differs = Lit::Pos(self.first_var + self.vars.len());
+                self.vars.push(IntVar {
+                    name: name.clone(),
+                    domain: vec![(0, 1)],
+                });
+                self.constraints.push(Constraint::Linear {
+                    name,
+                    terms: vec![(var, 1)],
+                    domain: vec![(-BIG, value - 1), (value + 1, BIG)],
+                    enforce: vec![differs],
+                });
+                clause.push(differs);
+            }
         }
+        self.constraints.push(Constraint::BoolOr {
+            name: format!("forbid_{k}"),
+            lits: clause,
+        });
     }
-    model.constraints.push(Constraint::BoolOr {
-        name: format!("forbid_{k}"),
-        lits: clause,
-    });
 }

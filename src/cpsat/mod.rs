@@ -13,6 +13,8 @@ mod text;
 
 use std::time::Instant;
 
+use prost::Message;
+
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
@@ -73,7 +75,7 @@ impl CpSat {
 /// a reduction (docs/model.md): one labelled board per picture (`tiles`)
 /// when more than four boards show each picture and what the caller keeps
 /// (`keep`, under `equivalence`, up to `limit`) can take pictures, else one board turn per
-/// class (`center` or `corner`). Returns the model and how each solution it
+/// class (`center` or `anchor`). Returns the model and how each solution it
 /// finds stands for others.
 pub(crate) fn model_for(
     puzzle: &Puzzle,
@@ -147,16 +149,7 @@ impl Solver for CpSat {
         let (model, expansion) = match built {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
-            Err(e) => {
-                let reason = match e {
-                    BuildError::TimeLimit => StopReason::TimeLimit,
-                    _ => StopReason::Interrupted,
-                };
-                return Ok(SolverRun {
-                    status: RunStatus::Stopped(reason),
-                    stats: SolverStats::default(),
-                });
-            }
+            Err(e) => return Ok(stopped_while_building(&e)),
         };
         let mut limits = self.limits;
         if limits.whole_slice == enumerate::WHOLE_SLICE {
@@ -177,16 +170,9 @@ impl Solver for CpSat {
         let build_time = start.elapsed().as_secs_f64();
         // A solve an earlier run gave up on may still hold its memory: wait
         // for it (it was asked to stop), within this run's limits.
-        if !runtime::settle(|| stopped() || deadline.is_some_and(|d| Instant::now() >= d)) {
-            let reason = if stopped() {
-                StopReason::Interrupted
-            } else {
-                StopReason::TimeLimit
-            };
-            return Ok(SolverRun {
-                status: RunStatus::Stopped(reason),
-                stats: SolverStats::default(),
-            });
+        if !runtime::settle(|| budget.check().is_err()) {
+            let e = budget.check().err().unwrap_or(BuildError::TimeLimit);
+            return Ok(stopped_while_building(&e));
         }
         let mut result = if options.limit.is_some() {
             first::first(&run, callback)?
@@ -196,6 +182,18 @@ impl Solver for CpSat {
         result.stats.build_time_s = Some(build_time);
         drop_later(model);
         Ok(result)
+    }
+}
+
+/// The run of a solve stopped (time limit or Ctrl-C) before its search.
+fn stopped_while_building(e: &BuildError) -> SolverRun {
+    let reason = match e {
+        BuildError::TimeLimit => StopReason::TimeLimit,
+        _ => StopReason::Interrupted,
+    };
+    SolverRun {
+        status: RunStatus::Stopped(reason),
+        stats: SolverStats::default(),
     }
 }
 
@@ -224,87 +222,124 @@ fn lits(l: &[Lit]) -> Vec<i32> {
         .collect()
 }
 
+/// A variable as its proto.
+fn variable_proto(v: &model::IntVar) -> IntegerVariableProto {
+    IntegerVariableProto {
+        name: v.name.clone(),
+        domain: v.domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
+    }
+}
+
+/// A constraint as its proto.
+fn constraint_proto(c: &Constraint) -> ConstraintProto {
+    match c {
+        Constraint::AllDifferent { name, vars } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: vec![],
+            constraint: Some(proto::Constraint::AllDiff(AllDifferentConstraintProto {
+                exprs: vars.iter().map(|&v| expr(v)).collect(),
+            })),
+        },
+        Constraint::Table {
+            name,
+            vars,
+            tuples,
+            negated,
+        } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: vec![],
+            constraint: Some(proto::Constraint::Table(TableConstraintProto {
+                values: tuples.to_vec(),
+                negated: *negated,
+                exprs: vars.iter().map(|&v| expr(v)).collect(),
+            })),
+        },
+        Constraint::Linear {
+            name,
+            terms,
+            domain,
+            enforce,
+        } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: lits(enforce),
+            constraint: Some(proto::Constraint::Linear(LinearConstraintProto {
+                vars: terms.iter().map(|&(v, _)| v as i32).collect(),
+                coeffs: terms.iter().map(|&(_, c)| c).collect(),
+                domain: domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
+            })),
+        },
+        Constraint::BoolOr { name, lits: l } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: vec![],
+            constraint: Some(proto::Constraint::BoolOr(BoolArgumentProto {
+                literals: lits(l),
+            })),
+        },
+        Constraint::ExactlyOne { name, lits: l } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: vec![],
+            constraint: Some(proto::Constraint::ExactlyOne(BoolArgumentProto {
+                literals: lits(l),
+            })),
+        },
+        Constraint::BoolAnd {
+            name,
+            lits: l,
+            enforce,
+        } => ConstraintProto {
+            name: name.clone(),
+            enforcement_literal: lits(enforce),
+            constraint: Some(proto::Constraint::BoolAnd(BoolArgumentProto {
+                literals: lits(l),
+            })),
+        },
+    }
+}
+
 /// The model as a `CpModelProto`.
 pub(crate) fn to_proto(model: &Model, name: &str) -> CpModelProto {
-    let variables = model
-        .vars
-        .iter()
-        .map(|v| IntegerVariableProto {
-            name: v.name.clone(),
-            domain: v.domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
-        })
-        .collect();
-    let constraints = model
-        .constraints
-        .iter()
-        .map(|c| match c {
-            Constraint::AllDifferent { name, vars } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: vec![],
-                constraint: Some(proto::Constraint::AllDiff(AllDifferentConstraintProto {
-                    exprs: vars.iter().map(|&v| expr(v)).collect(),
-                })),
-            },
-            Constraint::Table {
-                name,
-                vars,
-                tuples,
-                negated,
-            } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: vec![],
-                constraint: Some(proto::Constraint::Table(TableConstraintProto {
-                    values: tuples.to_vec(),
-                    negated: *negated,
-                    exprs: vars.iter().map(|&v| expr(v)).collect(),
-                })),
-            },
-            Constraint::Linear {
-                name,
-                terms,
-                domain,
-                enforce,
-            } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: lits(enforce),
-                constraint: Some(proto::Constraint::Linear(LinearConstraintProto {
-                    vars: terms.iter().map(|&(v, _)| v as i32).collect(),
-                    coeffs: terms.iter().map(|&(_, c)| c).collect(),
-                    domain: domain.iter().flat_map(|&(lo, hi)| [lo, hi]).collect(),
-                })),
-            },
-            Constraint::BoolOr { name, lits: l } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: vec![],
-                constraint: Some(proto::Constraint::BoolOr(BoolArgumentProto {
-                    literals: lits(l),
-                })),
-            },
-            Constraint::ExactlyOne { name, lits: l } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: vec![],
-                constraint: Some(proto::Constraint::ExactlyOne(BoolArgumentProto {
-                    literals: lits(l),
-                })),
-            },
-            Constraint::BoolAnd {
-                name,
-                lits: l,
-                enforce,
-            } => ConstraintProto {
-                name: name.clone(),
-                enforcement_literal: lits(enforce),
-                constraint: Some(proto::Constraint::BoolAnd(BoolArgumentProto {
-                    literals: lits(l),
-                })),
-            },
-        })
-        .collect();
     CpModelProto {
         name: name.to_string(),
-        variables,
-        constraints,
+        variables: model.vars.iter().map(variable_proto).collect(),
+        constraints: model.constraints.iter().map(constraint_proto).collect(),
     }
+}
+
+/// Constraints converted and encoded this many at a time, the budget
+/// checked between chunks.
+const ENCODE_CHUNK: usize = 1 << 14;
+
+/// `constraints` as the bytes of a `CpModelProto` holding only them: a
+/// protobuf message's repeated fields concatenate, so these bytes follow
+/// the bytes of the variables to make the whole model. Encoded a chunk at a
+/// time with `budget` checked between chunks (a 16x16 `edge-boolean` model
+/// is 0.4 s of converting and encoding, past a time limit otherwise), and
+/// never a whole `CpModelProto` in memory.
+pub(crate) fn encode_constraints(
+    constraints: &[Constraint],
+    budget: &Budget,
+) -> Result<Vec<u8>, BuildError> {
+    let mut out = Vec::new();
+    for chunk in constraints.chunks(ENCODE_CHUNK) {
+        budget.check()?;
+        let part = CpModelProto {
+            constraints: chunk.iter().map(constraint_proto).collect(),
+            ..CpModelProto::default()
+        };
+        part.encode(&mut out).expect("a Vec grows as needed");
+    }
+    Ok(out)
+}
+
+/// `variables` (with the model's name) as the bytes of a `CpModelProto`
+/// holding only them.
+pub(crate) fn encode_variables(name: &str, variables: &[model::IntVar]) -> Vec<u8> {
+    CpModelProto {
+        name: name.to_string(),
+        variables: variables.iter().map(variable_proto).collect(),
+        constraints: vec![],
+    }
+    .encode_to_vec()
 }
 
 /// The CP model a solve would give CP-SAT (encoding, symmetry breaking,

@@ -207,6 +207,9 @@ impl Runtime {
             reason,
             fix: install_command(),
         };
+        // A cut-short file would be mapped past its end and crash the
+        // loader (SIGBUS) instead of failing: check its extent first.
+        check_extent(path).map_err(load_err)?;
         // SAFETY: loading runs the library's initialisers; libortools is a
         // well-behaved C++ library whose dependencies sit beside it ($ORIGIN).
         let lib = unsafe { libloading::Library::new(path) }.map_err(|e| load_err(e.to_string()))?;
@@ -319,6 +322,48 @@ impl Runtime {
         };
         CpSolverResponse::decode(bytes.as_slice()).map_err(|e| RuntimeError::Decode(e.to_string()))
     }
+}
+
+/// Whether a 64-bit little-endian ELF file holds everything its headers
+/// say it does (the section headers and every loaded segment); other files
+/// are left to the loader to judge.
+fn check_extent(path: &Path) -> Result<(), String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let len = f.metadata().map_err(|e| e.to_string())?.len();
+    let mut head = vec![0u8; 64];
+    if f.read_exact(&mut head).is_err() || &head[..4] != b"\x7fELF" || head[4] != 2 || head[5] != 1
+    {
+        return Ok(());
+    }
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as u64;
+    let u64_at = |b: &[u8], o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+    let (phoff, shoff) = (u64_at(&head, 0x20), u64_at(&head, 0x28));
+    let (phentsize, phnum) = (u16_at(&head, 0x36), u16_at(&head, 0x38));
+    let (shentsize, shnum) = (u16_at(&head, 0x3a), u16_at(&head, 0x3c));
+    let short = |needed: u64| {
+        format!(
+            "the file is cut short: {len} bytes, where its headers need {needed} (a copy or download that did not finish?)"
+        )
+    };
+    let mut needed = shoff.saturating_add(shentsize * shnum);
+    let ph_end = phoff.saturating_add(phentsize * phnum);
+    if ph_end > len || phentsize < 56 {
+        return Err(short(needed.max(ph_end)));
+    }
+    let mut ph = vec![0u8; (phentsize * phnum) as usize];
+    std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(phoff)).map_err(|e| e.to_string())?;
+    f.read_exact(&mut ph).map_err(|e| e.to_string())?;
+    for entry in ph.chunks(phentsize as usize) {
+        const PT_LOAD: u32 = 1;
+        if u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) == PT_LOAD {
+            needed = needed.max(u64_at(entry, 8).saturating_add(u64_at(entry, 32)));
+        }
+    }
+    if needed > len {
+        return Err(short(needed));
+    }
+    Ok(())
 }
 
 /// How long a solve that was asked to stop may take to return before its

@@ -126,13 +126,84 @@ fn plain(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && name != MARKER
 }
 
-/// Write `files` into `dir` (made if missing), after `check`. Files the
-/// previous run there wrote and this one does not are removed.
+/// Write `files` into `dir`, after `check`. A new folder (or an empty
+/// one, or one of scramble's own) is written whole beside it under a
+/// temporary name and then renamed into place, so a failure part way (a
+/// full disk) leaves no folder that looks written and the previous output,
+/// if any, as it was. Into someone else's folder (`--force`) the files are
+/// written one by one, each whole; files the previous run there wrote and
+/// this one does not are removed.
 pub fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError> {
     check(dir, force)?;
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, "create the folder", e))?;
-    let marker = dir.join(MARKER);
-    let before: Vec<String> = std::fs::read_to_string(&marker)
+    let ours_or_new = !dir.exists()
+        || dir.join(MARKER).is_file()
+        || std::fs::read_dir(dir).is_ok_and(|mut e| e.next().is_none());
+    if ours_or_new {
+        write_and_swap(dir, files)
+    } else {
+        write_in_place(dir, files)
+    }
+}
+
+/// The marker file's text for a run that wrote `files`.
+fn marker(files: &[File]) -> String {
+    let mut list = String::from("scramble output folder; files of its last run:\n");
+    for f in files {
+        list.push_str(&f.name);
+        list.push('\n');
+    }
+    list
+}
+
+/// Write every file into a temporary folder beside `dir`, then put it in
+/// `dir`'s place (an old folder of ours is moved aside first and removed
+/// after).
+fn write_and_swap(dir: &Path, files: &[File]) -> Result<(), FolderError> {
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| io(&parent, "create the folder", e))?;
+    // rwxr-xr-x less the umask, like any new folder (not the private
+    // mode temporary folders get).
+    let tmp = tempfile::Builder::new()
+        .prefix(".scramble-out-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .tempdir_in(&parent)
+        .map_err(|e| io(&parent, "create a temporary folder in", e))?;
+    for f in files {
+        debug_assert!(plain(&f.name));
+        let path = tmp.path().join(&f.name);
+        std::fs::write(&path, &f.bytes).map_err(|e| io(&dir.join(&f.name), "write", e))?;
+    }
+    let path = tmp.path().join(MARKER);
+    std::fs::write(&path, marker(files)).map_err(|e| io(&dir.join(MARKER), "write", e))?;
+    let aside = dir.exists().then(|| {
+        let mut name = dir.file_name().unwrap_or_default().to_os_string();
+        name.push(".scramble-old");
+        parent.join(name)
+    });
+    if let Some(old) = &aside {
+        std::fs::rename(dir, old).map_err(|e| io(dir, "move aside", e))?;
+    }
+    if let Err(e) = std::fs::rename(tmp.path(), dir) {
+        if let Some(old) = &aside {
+            let _ = std::fs::rename(old, dir);
+        }
+        return Err(io(dir, "rename the written folder to", e));
+    }
+    // The temporary folder is now `dir`: nothing left to remove.
+    let _ = tmp.keep();
+    if let Some(old) = &aside {
+        std::fs::remove_dir_all(old).map_err(|e| io(old, "remove", e))?;
+    }
+    Ok(())
+}
+
+/// Write every file into someone else's folder (`--force`), each whole.
+fn write_in_place(dir: &Path, files: &[File]) -> Result<(), FolderError> {
+    let marker_path = dir.join(MARKER);
+    let before: Vec<String> = std::fs::read_to_string(&marker_path)
         .map(|s| s.lines().skip(1).map(str::to_string).collect())
         .unwrap_or_default();
     for f in files {
@@ -147,12 +218,7 @@ pub fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError>
             }
         }
     }
-    let mut list = String::from("scramble output folder; files of its last run:\n");
-    for f in files {
-        list.push_str(&f.name);
-        list.push('\n');
-    }
-    put(dir, MARKER, list.as_bytes())
+    put(dir, MARKER, marker(files).as_bytes())
 }
 
 #[cfg(test)]

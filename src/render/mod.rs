@@ -1,6 +1,9 @@
 //! Showing results: one exporter per format.
 
+pub mod bench;
+pub mod compare;
 pub mod count;
+pub mod experiment;
 pub mod folder;
 pub mod html;
 pub mod images;
