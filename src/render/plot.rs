@@ -84,13 +84,13 @@ pub(crate) fn time_per_puzzle(title: &str, count: usize, series: &[TimeSeries]) 
             let r = if count > 500 { 2 } else { 4 };
             for (k, s) in series.iter().enumerate() {
                 let c = colour(k);
-                let style = if (k / COLOURS.len()) % 2 == 0 {
+                let style = if (k / COLOURS.len()).is_multiple_of(2) {
                     c.filled()
                 } else {
                     c.stroke_width(1)
                 };
                 let at = |&(i, t): &(usize, f64)| (i as f64 + 1.0, t.max(lo));
-                let drawn = if k % 2 == 0 {
+                let drawn = if k.is_multiple_of(2) {
                     chart.draw_series(s.points.iter().map(|p| Circle::new(at(p), r, style)))?
                 } else {
                     chart.draw_series(
@@ -100,7 +100,7 @@ pub(crate) fn time_per_puzzle(title: &str, count: usize, series: &[TimeSeries]) 
                     )?
                 };
                 drawn.label(s.name.as_str()).legend(move |(x, y)| {
-                    if k % 2 == 0 {
+                    if k.is_multiple_of(2) {
                         Circle::new((x, y), 4, style).into_dyn()
                     } else {
                         TriangleMarker::new((x, y), 5, style).into_dyn()
