@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+mod parse;
+
 /// Edge directions, in the order the puzzle file lists them.
 pub(crate) const RIGHT: usize = 0;
 pub(crate) const TOP: usize = 1;
@@ -126,40 +128,40 @@ pub enum PuzzleError {
     Empty { path: PathBuf },
     #[error("{path}: expected a map of tile id -> 4 edges, found {found}")]
     NotAMap { path: PathBuf, found: String },
-    #[error("{path}{line}: tile id {id} is not an integer", line = at_line(*.line))]
+    #[error("{path}{line}: tile id {id} is not an integer", line = at(*.place))]
     BadId {
         path: PathBuf,
         id: String,
-        line: Option<usize>,
+        place: Option<(usize, usize)>,
     },
-    #[error("{path}{line}: duplicate tile id {id}", line = at_line(*.line))]
+    #[error("{path}{line}: duplicate tile id {id}", line = at(*.place))]
     DuplicateId {
         path: PathBuf,
         id: i64,
-        line: Option<usize>,
+        place: Option<(usize, usize)>,
     },
-    #[error("{path}{line}: tile {id} must have exactly 4 edges [right, top, left, bottom], found {found}", line = at_line(*.line))]
+    #[error("{path}{line}: tile {id} must have exactly 4 edges [right, top, left, bottom], found {found}", line = at(*.place))]
     EdgeCount {
         path: PathBuf,
         id: i64,
         found: String,
-        line: Option<usize>,
+        place: Option<(usize, usize)>,
     },
-    #[error("{path}{line}: tile {id}, edge {edge} ({name}): expected [motif, half], found {found}", name = EDGE_NAMES[*.edge - 1], line = at_line(*.line))]
+    #[error("{path}{line}: tile {id}, edge {edge} ({name}): expected [motif, half], found {found}", name = EDGE_NAMES[*.edge - 1], line = at(*.place))]
     BadEdge {
         path: PathBuf,
         id: i64,
         edge: usize,
         found: String,
-        line: Option<usize>,
+        place: Option<(usize, usize)>,
     },
-    #[error("{path}{line}: tile {id}, edge {edge} ({name}): unknown half {half:?}: expected \"+\", \"-\" or \"=\"", name = EDGE_NAMES[*.edge - 1], line = at_line(*.line))]
+    #[error("{path}{line}: tile {id}, edge {edge} ({name}): unknown half {half:?}: expected \"+\", \"-\" or \"=\"", name = EDGE_NAMES[*.edge - 1], line = at(*.place))]
     UnknownHalf {
         path: PathBuf,
         id: i64,
         edge: usize,
         half: String,
-        line: Option<usize>,
+        place: Option<(usize, usize)>,
     },
     #[error(
         "{path}: {count} tiles is not a square number: an n x n board needs 1, 4, 9, 16, ... tiles"
@@ -169,8 +171,9 @@ pub enum PuzzleError {
     TooManyMotifs { path: PathBuf, max: usize },
 }
 
-fn at_line(line: Option<usize>) -> String {
-    line.map(|l| format!(":{l}")).unwrap_or_default()
+/// `:LINE:COLUMN` (1-based) of a place in the file, if known.
+fn at(place: Option<(usize, usize)>) -> String {
+    place.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default()
 }
 
 impl Puzzle {
@@ -186,125 +189,63 @@ impl Puzzle {
     }
 
     /// Parse puzzle text; `file` is used in error messages and kept as the source.
+    ///
+    /// The YAML is read through serde (`parse::Doc`, a seeded visitor over
+    /// the map, its tiles and edges). Each check runs in the visitor of the
+    /// node it concerns and raises its error there, so serde_yaml gives that
+    /// node's line and column; the typed problem travels beside the error.
     pub fn parse(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
         let path = file.to_path_buf();
-        let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
-            let message = e.to_string();
-            // serde_yaml reports a repeated key without its place: find it.
-            let dup = message
-                .strip_prefix("duplicate entry with key ")
-                .map(|k| k.trim_matches('"').to_string());
-            match dup.as_deref().map(|k| (k, k.parse::<i64>())) {
-                Some((k, Ok(id))) => PuzzleError::DuplicateId {
-                    path: path.clone(),
-                    id,
-                    line: find_lines(text, k).get(1).copied(),
-                },
-                _ => PuzzleError::Yaml {
-                    path: path.clone(),
-                    message,
-                },
-            }
-        })?;
-        let map = match doc {
-            serde_yaml::Value::Null => return Err(PuzzleError::Empty { path }),
-            serde_yaml::Value::Mapping(m) => m,
-            other => {
-                return Err(PuzzleError::NotAMap {
-                    path,
-                    found: describe(&other),
+        let problem = std::cell::RefCell::new(None);
+        let read = serde::de::DeserializeSeed::deserialize(
+            parse::Doc { problem: &problem },
+            serde_yaml::Deserializer::from_str(text),
+        );
+        let entries = match read {
+            Ok(entries) => entries,
+            Err(e) => {
+                let place = e.location().map(|l| (l.line(), l.column()));
+                return Err(match problem.into_inner() {
+                    Some(p) => p.at(path, place),
+                    None => PuzzleError::Yaml {
+                        path,
+                        message: e.to_string(),
+                    },
                 });
             }
         };
-        if map.is_empty() {
+        if entries.is_empty() {
             return Err(PuzzleError::Empty { path });
         }
         let mut motif_index: BTreeMap<String, u16> = BTreeMap::new();
         let mut motifs: Vec<String> = Vec::new();
-        let mut tiles: BTreeMap<i64, Tile> = BTreeMap::new();
-        for (key, value) in &map {
-            let key_text = scalar_text(key);
-            let line = find_line(text, &key_text);
-            let id = match key {
-                serde_yaml::Value::Number(num) => num.as_i64(),
-                _ => None,
-            }
-            .ok_or_else(|| PuzzleError::BadId {
-                path: path.clone(),
-                id: key_text.clone(),
-                line,
-            })?;
-            if tiles.contains_key(&id) {
-                return Err(PuzzleError::DuplicateId {
-                    path: path.clone(),
-                    id,
-                    line,
-                });
-            }
-            let seq = match value {
-                serde_yaml::Value::Sequence(s) if s.len() == 4 => s,
-                other => {
-                    return Err(PuzzleError::EdgeCount {
-                        path: path.clone(),
-                        id,
-                        found: match other {
-                            serde_yaml::Value::Sequence(s) => format!("{} edges", s.len()),
-                            v => describe(v),
-                        },
-                        line,
-                    });
-                }
-            };
+        let mut tiles: Vec<Tile> = Vec::with_capacity(entries.len());
+        for (id, raw) in entries {
             let mut edges = [Edge {
                 motif: 0,
                 half: Half::Plus,
             }; 4];
-            for (k, edge) in seq.iter().enumerate() {
-                let bad = |found: String| PuzzleError::BadEdge {
-                    path: path.clone(),
-                    id,
-                    edge: k + 1,
-                    found,
-                    line,
-                };
-                let pair = match edge {
-                    serde_yaml::Value::Sequence(p) if p.len() == 2 => p,
-                    serde_yaml::Value::Sequence(p) => {
-                        return Err(bad(format!("a list of {} items", p.len())));
-                    }
-                    v => return Err(bad(describe(v))),
-                };
-                let motif = match &pair[0] {
-                    serde_yaml::Value::String(s) => s.clone(),
-                    serde_yaml::Value::Number(num) => num.to_string(),
-                    v => return Err(bad(format!("motif {}", describe(v)))),
-                };
-                let half_text = match &pair[1] {
-                    serde_yaml::Value::String(s) => s.clone(),
-                    v => scalar_text(v),
-                };
-                let half = Half::parse(&half_text).ok_or_else(|| PuzzleError::UnknownHalf {
-                    path: path.clone(),
-                    id,
-                    edge: k + 1,
-                    half: half_text.clone(),
-                    line,
-                })?;
+            for (edge, (motif, half)) in edges.iter_mut().zip(raw) {
                 let next = motifs.len();
-                let m = *motif_index.entry(motif.clone()).or_insert_with(|| {
-                    motifs.push(motif);
-                    next as u16
-                });
-                if motifs.len() > u16::MAX as usize {
-                    return Err(PuzzleError::TooManyMotifs {
-                        path: path.clone(),
-                        max: u16::MAX as usize,
-                    });
-                }
-                edges[k] = Edge { motif: m, half };
+                let m = match motif_index.get(&motif) {
+                    Some(&m) => m,
+                    None if next > u16::MAX as usize => {
+                        return Err(PuzzleError::TooManyMotifs {
+                            path,
+                            max: u16::MAX as usize + 1,
+                        });
+                    }
+                    None => {
+                        motif_index.insert(motif.clone(), next as u16);
+                        motifs.push(motif);
+                        next as u16
+                    }
+                };
+                *edge = Edge { motif: m, half };
             }
-            tiles.insert(id, Tile { id, edges });
+            tiles.push(Tile { id, edges });
         }
+        tiles.sort_by_key(|t| t.id);
         let count = tiles.len();
         let n = count.isqrt();
         if n * n != count {
@@ -315,7 +256,7 @@ impl Puzzle {
             title: title_of(text),
             source: path,
             n,
-            tiles: tiles.into_values().collect(),
+            tiles,
             motifs,
         })
     }
@@ -393,50 +334,6 @@ fn title_of(text: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-fn describe(v: &serde_yaml::Value) -> String {
-    match v {
-        serde_yaml::Value::Null => "nothing".into(),
-        serde_yaml::Value::Bool(b) => format!("the boolean {b}"),
-        serde_yaml::Value::Number(n) => format!("the number {n}"),
-        serde_yaml::Value::String(s) => format!("the string {s:?}"),
-        serde_yaml::Value::Sequence(s) => format!("a list of {} items", s.len()),
-        serde_yaml::Value::Mapping(_) => "a map".into(),
-        serde_yaml::Value::Tagged(_) => "a tagged value".into(),
-    }
-}
-
-fn scalar_text(v: &serde_yaml::Value) -> String {
-    match v {
-        serde_yaml::Value::String(s) => s.clone(),
-        serde_yaml::Value::Number(n) => n.to_string(),
-        serde_yaml::Value::Bool(b) => b.to_string(),
-        serde_yaml::Value::Null => "~".into(),
-        other => describe(other),
-    }
-}
-
-/// 1-based line of the map key `key` at the start of a line, if it can be found.
-fn find_line(text: &str, key: &str) -> Option<usize> {
-    find_lines(text, key).first().copied()
-}
-
-/// Every 1-based line that starts with the map key `key`.
-fn find_lines(text: &str, key: &str) -> Vec<usize> {
-    let prefixes = [
-        format!("{key}:"),
-        format!("'{key}':"),
-        format!("\"{key}\":"),
-    ];
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim_start();
-            prefixes.iter().any(|p| l.starts_with(p.as_str()))
-        })
-        .map(|(k, _)| k + 1)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,6 +409,9 @@ mod tests {
     fn errors_name_the_line() {
         let text = "# title\n1: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]\n2: [[a, '+'], [a, '?'], [a, '+'], [a, '+']]\n";
         let err = parse(text).unwrap_err().to_string();
-        assert!(err.starts_with("t.yaml:3: tile 2, edge 2 (top)"), "{err}");
+        assert!(
+            err.starts_with("t.yaml:3:19: tile 2, edge 2 (top)"),
+            "{err}"
+        );
     }
 }

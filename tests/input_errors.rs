@@ -92,7 +92,7 @@ fn non_integer_id() {
 fn duplicate_id() {
     check(
         &format!("1: {TILE}\n2: {TILE}\n1: {TILE}\n"),
-        &["bad.yaml:3: duplicate tile id 1"],
+        &["bad.yaml:3:1: duplicate tile id 1"],
     );
 }
 
