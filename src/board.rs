@@ -288,12 +288,49 @@ pub(crate) fn parse_seed_boards(text: &str) -> Vec<Solution> {
     out
 }
 
+/// The boards of a saved result: the JSON report of `scramble solve` (its
+/// `solutions` list of `[tile, rotation]` pairs) or any text in the seed
+/// format ([`parse_seed_boards`]). The error says what is wrong.
+pub(crate) fn parse_saved(text: &str) -> Result<Vec<Solution>, String> {
+    if !text.trim_start().starts_with('{') {
+        return Ok(parse_seed_boards(text));
+    }
+    #[derive(Deserialize)]
+    struct Saved {
+        solutions: Option<Vec<serde_json::Value>>,
+    }
+    let saved: Saved = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let list = saved
+        .solutions
+        .ok_or("no \"solutions\" list: expected the JSON of scramble solve")?;
+    list.into_iter()
+        .map(|s| {
+            serde_json::from_value::<Vec<Placement>>(s)
+                .map(Solution::new)
+                .map_err(|e| format!("a solution is not a list of [tile, rotation] pairs: {e}"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn board(v: &[(i64, u8)]) -> Solution {
         Solution::new(v.iter().map(|&p| p.into()).collect())
+    }
+
+    #[test]
+    fn saved_results_read_back() {
+        let json = r#"{"puzzle": "p", "solutions": [[[1, 0], [2, 3], [3, 1], [4, 2]]]}"#;
+        let b = parse_saved(json).unwrap();
+        assert_eq!(b, vec![board(&[(1, 0), (2, 3), (3, 1), (4, 2)])]);
+        let seed = "[t=1,r=0] [t=2,r=3]\n[t=3,r=1] [t=4,r=2]\n";
+        assert_eq!(parse_saved(seed).unwrap(), b);
+        assert!(parse_saved("{}").unwrap_err().contains("no \"solutions\" list"));
+        assert!(parse_saved("{").unwrap_err().contains("invalid JSON"));
+        let bad = r#"{"solutions": [[[1, "x"]]]}"#;
+        assert!(parse_saved(bad).unwrap_err().contains("[tile, rotation] pairs"));
     }
 
     #[test]

@@ -70,28 +70,7 @@ fn read_solution(path: &Path, index: usize) -> Result<crate::board::Solution, Cl
     } else {
         std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?
     };
-    let boards: Vec<crate::board::Solution> = if text.trim_start().starts_with('{') {
-        let v: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| err(format!("invalid JSON: {e}")))?;
-        let list = v["solutions"].as_array().ok_or_else(|| {
-            err("no \"solutions\" list: expected the JSON of scramble solve".into())
-        })?;
-        list.iter()
-            .map(|s| {
-                serde_json::from_value::<Vec<(i64, u8)>>(s.clone())
-                    .map(|cells| {
-                        crate::board::Solution::new(cells.into_iter().map(Into::into).collect())
-                    })
-                    .map_err(|e| {
-                        err(format!(
-                            "a solution is not a list of [tile, rotation] pairs: {e}"
-                        ))
-                    })
-            })
-            .collect::<Result<_, _>>()?
-    } else {
-        crate::board::parse_seed_boards(&text)
-    };
+    let boards = crate::board::parse_saved(&text).map_err(err)?;
     let count = boards.len();
     boards.into_iter().nth(index - 1).ok_or_else(|| {
         err(format!(
