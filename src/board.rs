@@ -327,10 +327,18 @@ mod tests {
         assert_eq!(b, vec![board(&[(1, 0), (2, 3), (3, 1), (4, 2)])]);
         let seed = "[t=1,r=0] [t=2,r=3]\n[t=3,r=1] [t=4,r=2]\n";
         assert_eq!(parse_saved(seed).unwrap(), b);
-        assert!(parse_saved("{}").unwrap_err().contains("no \"solutions\" list"));
+        assert!(
+            parse_saved("{}")
+                .unwrap_err()
+                .contains("no \"solutions\" list")
+        );
         assert!(parse_saved("{").unwrap_err().contains("invalid JSON"));
         let bad = r#"{"solutions": [[[1, "x"]]]}"#;
-        assert!(parse_saved(bad).unwrap_err().contains("[tile, rotation] pairs"));
+        assert!(
+            parse_saved(bad)
+                .unwrap_err()
+                .contains("[tile, rotation] pairs")
+        );
     }
 
     #[test]
