@@ -37,6 +37,10 @@ impl Plan<'_> {
 pub struct Skip {
     pub puzzle: String,
     pub symmetry: String,
+    /// The solver that does not cover the puzzle (the graph solver: 2x2
+    /// only); none when the symmetry formulation does not apply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
     pub reason: String,
 }
 
@@ -66,6 +70,7 @@ pub fn run(
                 bench.skipped.push(Skip {
                     puzzle: label.clone(),
                     symmetry: symmetry.name(),
+                    solver: None,
                     reason: e.to_string(),
                 });
                 done += plan.solvers.len() * plan.repeat;
@@ -81,13 +86,25 @@ pub fn run(
             // The first complete run is the reference for the others.
             let mut reference: Option<SolveResult> = None;
             let mut disagreed = false;
-            for solver in plan.solvers {
+            'solvers: for solver in plan.solvers {
                 for k in 1..=plan.repeat {
                     if plan.options.stop.is_stopped() {
                         bench.stopped = true;
                         break 'grid;
                     }
-                    let r = solve::run(*solver, puzzle, &options)?;
+                    let r = match solve::run(*solver, puzzle, &options) {
+                        Err(SolveError::Unsupported(reason)) => {
+                            bench.skipped.push(Skip {
+                                puzzle: label.clone(),
+                                symmetry: symmetry.name(),
+                                solver: Some(solver.name().to_string()),
+                                reason,
+                            });
+                            done += plan.repeat;
+                            continue 'solvers;
+                        }
+                        r => r?,
+                    };
                     let run = Run::of(label, k, &r);
                     done += 1;
                     progress(&run, done, total);

@@ -13,6 +13,7 @@ pub mod count;
 pub mod cpsat;
 pub mod experiment;
 pub mod generate;
+pub mod graph;
 pub mod model;
 pub mod puzzle;
 pub mod render;

@@ -40,7 +40,7 @@ impl Half {
             _ => None,
         }
     }
-    pub(crate) fn symbol(self) -> &'static str {
+    pub fn symbol(self) -> &'static str {
         match self {
             Half::Plus => "+",
             Half::Minus => "-",

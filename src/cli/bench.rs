@@ -124,11 +124,13 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         Vec::new()
     };
     let bt = args.backtrack.solver();
+    let graph = crate::graph::GraphSolver;
     let solvers: Vec<&dyn crate::solve::Solver> = kinds
         .iter()
         .flat_map(|k| match k {
             SolverKind::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
             SolverKind::Backtrack => vec![&bt as &dyn crate::solve::Solver],
+            SolverKind::Graph => vec![&graph as &dyn crate::solve::Solver],
         })
         .collect();
     let symmetries = if args.symmetry.is_empty() {
@@ -208,8 +210,13 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     );
     text.push_str(&crate::render::bench::summary_text(&summary));
     for k in &result.skipped {
+        let by = k
+            .solver
+            .as_ref()
+            .map(|s| format!(" (solver {s})"))
+            .unwrap_or_default();
         text.push_str(&format!(
-            "skipped {} with {}: {}\n",
+            "skipped {} with {}{by}: {}\n",
             k.puzzle, k.symmetry, k.reason
         ));
     }

@@ -46,7 +46,14 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         if stop.is_stopped() {
             break;
         }
-        let (r, d) = crate::compare::compare(&solvers, puzzle, label, &options)?;
+        // The graph solver joins on the puzzles it covers (2x2, no picture
+        // twice on a piece).
+        let graph = crate::graph::GraphSolver;
+        let mut these = solvers.clone();
+        if crate::graph::unsupported(puzzle).is_none() {
+            these.push(&graph);
+        }
+        let (r, d) = crate::compare::compare(&these, puzzle, label, &options)?;
         rows.extend(r);
         disagreements.extend(d);
     }

@@ -7,6 +7,7 @@ mod bench;
 mod compare;
 mod count;
 mod generate;
+mod graph;
 mod render;
 mod solve;
 mod symmetry_report;
@@ -15,6 +16,7 @@ pub use bench::{BenchArgs, GenerateSpec};
 pub use compare::CompareArgs;
 pub use count::CountArgs;
 pub use generate::GenerateArgs;
+pub use graph::GraphArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
 pub use symmetry_report::ReportArgs;
@@ -80,6 +82,9 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Draw the unsolved tiles, or a solution, as SVG or PNG.
     Render(RenderArgs),
+    /// Draw the recording graph of a puzzle (Mason & Zhang): one vertex per
+    /// picture, four arcs per piece, as SVG, PNG or DOT.
+    Graph(GraphArgs),
     /// Run puzzles x solvers x symmetry formulations, with progress, one row
     /// per run, a summary and a plot; exit 1 if two runs disagree.
     Bench(BenchArgs),
@@ -100,6 +105,8 @@ pub enum SolverKind {
     CpSat,
     /// The native backtracking search.
     Backtrack,
+    /// Mason & Zhang's recording graph (repetition-free 2x2 puzzles only).
+    Graph,
 }
 
 /// How pictures are drawn.
@@ -266,6 +273,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Count(args) => count::run(&args, stop),
         Command::Generate(args) => generate::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Graph(args) => graph::run(&args, stop),
         Command::Bench(args) => bench::run(&args, stop),
     }
 }

@@ -130,6 +130,17 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             }
             Box::new(args.backtrack.solver())
         }
+        SolverKind::Graph => {
+            if args.split.is_some() || args.backtrack.order.is_some() {
+                return Err(CliError::Usage(
+                    "--split and --order do not apply to --solver graph".into(),
+                ));
+            }
+            if let Some(why) = crate::graph::unsupported(&puzzle) {
+                return Err(CliError::Usage(format!("{}: {why}", args.puzzle.display())));
+            }
+            Box::new(crate::graph::GraphSolver)
+        }
     };
     let options = SolveOptions {
         split: args.split.unwrap_or(Split::Auto),

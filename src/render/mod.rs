@@ -5,6 +5,7 @@ pub mod compare;
 pub mod count;
 pub mod experiment;
 pub mod folder;
+pub mod graph;
 pub mod html;
 pub mod images;
 pub mod json;
