@@ -134,7 +134,7 @@ fn the_graph_solver_agrees_with_cpsat() {
     let cp = scramble::cpsat::CpSat::new().unwrap();
     let mut checked = 0;
     let mut with_solutions = 0;
-    for seed in 0..300u64 {
+    for seed in 0..3000u64 {
         let Some(p) = puzzle(seed, 3 + seed as usize % 6, false, seed % 2 == 0) else {
             continue;
         };
