@@ -263,9 +263,6 @@ impl Solver for GraphSolver {
     fn name(&self) -> &'static str {
         "graph"
     }
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").into()
-    }
     fn model_name(&self) -> String {
         "recording-graph".into()
     }

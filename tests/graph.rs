@@ -238,5 +238,5 @@ fn the_graph_command_draws_svg_png_and_dot() {
         .args(["-o", dir.path().join("g.txt").to_str().unwrap()])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(".svg, .png or .dot"));
+        .stderr(predicate::str::contains("a .svg or .png or .dot file"));
 }

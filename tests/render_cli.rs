@@ -96,6 +96,6 @@ fn bad_solutions_and_outputs_are_clear_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "x.gif: the output must be an .svg or a .png file",
+            "x.gif: the output must be a .svg or .png file",
         ));
 }

@@ -72,9 +72,6 @@ impl Solver for Backtrack {
     fn name(&self) -> &'static str {
         "backtrack"
     }
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").to_string()
-    }
     fn exact_reports(&self) -> bool {
         true
     }

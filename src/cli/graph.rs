@@ -19,18 +19,7 @@ pub struct GraphArgs {
 
 pub(super) fn run(args: &GraphArgs, stop: StopToken) -> Result<u8, CliError> {
     let puzzle = Puzzle::load(&args.puzzle)?;
-    let ext = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if !["svg", "png", "dot"].contains(&ext.as_str()) {
-        return Err(CliError::Output {
-            path: args.output.clone(),
-            message: "the output must be an .svg, .png or .dot file".into(),
-        });
-    }
+    let ext = output_kind(&args.output, &["svg", "png", "dot"])?;
     let g = crate::graph::RecordingGraph::of(&puzzle);
     let highlight = match args.solution {
         None => None,

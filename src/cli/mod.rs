@@ -303,6 +303,25 @@ fn print(text: &str) -> Result<(), CliError> {
     }
 }
 
+/// The extension of output file `path` (lower case), which must be one
+/// of `allowed`.
+fn output_kind(path: &Path, allowed: &[&str]) -> Result<String, CliError> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if allowed.contains(&ext.as_str()) {
+        Ok(ext)
+    } else {
+        let names: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
+        Err(CliError::Output {
+            path: path.to_path_buf(),
+            message: format!("the output must be a {} file", names.join(" or ")),
+        })
+    }
+}
+
 /// Standard output could not be written (a full disk, say): an error, not
 /// a quiet exit, since the user would not see that the output is short.
 pub(crate) fn stdout_error(e: &std::io::Error) -> CliError {

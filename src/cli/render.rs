@@ -23,18 +23,7 @@ pub struct RenderArgs {
 
 pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
     let puzzle = Puzzle::load(&args.puzzle)?;
-    let ext = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if ext != "svg" && ext != "png" {
-        return Err(CliError::Output {
-            path: args.output.clone(),
-            message: "the output must be an .svg or a .png file".into(),
-        });
-    }
+    let ext = output_kind(&args.output, &["svg", "png"])?;
     let images = args.pictures.images(&puzzle)?;
     let svg = match &args.solution {
         None => svg::unsolved_picture(&puzzle, images.as_ref()),

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use prost::Message;
 
 use crate::board::{Placement, extensions};
-use crate::model::{Budget, Model};
+use crate::model::{Budget, BuildError, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
@@ -154,6 +154,19 @@ pub struct Run<'a> {
     pub expansion: Expansion,
 }
 
+impl Run<'_> {
+    /// The model's constraints encoded for CP-SAT, within the run's time
+    /// limit and Ctrl-C.
+    pub(super) fn encode_constraints(&self) -> Result<Vec<u8>, BuildError> {
+        let stopped = || self.options.stop.is_stopped();
+        let budget = Budget {
+            deadline: self.deadline,
+            stopped: &stopped,
+        };
+        super::encode_constraints(&self.model.constraints, &budget)
+    }
+}
+
 /// Limits that decide when a subproblem is split.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -202,12 +215,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         deadline,
         expansion,
     } = *run;
-    let stopped = || options.stop.is_stopped();
-    let budget = Budget {
-        deadline,
-        stopped: &stopped,
-    };
-    let constraints = match super::encode_constraints(&model.constraints, &budget) {
+    let constraints = match run.encode_constraints() {
         Ok(bytes) => bytes,
         Err(e) => return Ok(super::stopped_while_building(&e)),
     };

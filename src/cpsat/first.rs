@@ -35,12 +35,7 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
     let threads = options.threads.max(1);
     // The model is encoded once; each round appends the clauses that
     // forbid the boards found so far (and their variables) to its bytes.
-    let stopped = || options.stop.is_stopped();
-    let budget = Budget {
-        deadline,
-        stopped: &stopped,
-    };
-    let constraints = match super::encode_constraints(&model.constraints, &budget) {
+    let constraints = match run.encode_constraints() {
         Ok(bytes) => bytes,
         Err(e) => return Ok(super::stopped_while_building(&e)),
     };

@@ -187,6 +187,54 @@ impl<'de> DeserializeSeed<'de> for Motif {
     }
 }
 
+/// A node that must be a list: the list goes to [`ListOnly::list`], any
+/// other node, named as a person would, to [`ListOnly::other`] (inside
+/// this node's visitor, so an error carries its place).
+trait ListOnly: Sized {
+    type Out;
+    fn list<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Out, A::Error>;
+    fn other<E: de::Error>(self, found: String) -> Result<Self::Out, E>;
+}
+
+/// The visitor of a [`ListOnly`] node.
+struct Listed<L>(L);
+
+impl<'de, L: ListOnly> Visitor<'de> for Listed<L> {
+    type Value = L::Out;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<L::Out, A::Error> {
+        self.0.list(seq)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_unit::<E>()?.0)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_bool::<E>(v)?.0)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_i64::<E>(v)?.0)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_u64::<E>(v)?.0)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_f64::<E>(v)?.0)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<L::Out, E> {
+        self.0.other(FoundVisitor.visit_str::<E>(v)?.0)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<L::Out, A::Error> {
+        let found = FoundVisitor.visit_map(map)?;
+        self.0.other(found.0)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<L::Out, A::Error> {
+        let found = FoundVisitor.visit_enum(data)?;
+        self.0.other(found.0)
+    }
+}
+
 /// The whole file: a map of tile id -> four edges, in file order.
 pub(super) struct Doc<'a> {
     pub problem: &'a RefCell<Option<Problem>>,
@@ -292,22 +340,13 @@ struct TileSeed<'a> {
 impl<'de> DeserializeSeed<'de> for TileSeed<'_> {
     type Value = RawTile;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<RawTile, D::Error> {
-        d.deserialize_any(self)
+        d.deserialize_any(Listed(self))
     }
 }
 
-impl TileSeed<'_> {
-    fn wrong<E: de::Error>(&self, found: String) -> Result<RawTile, E> {
-        fail(self.problem, Problem::EdgeCount { id: self.id, found })
-    }
-}
-
-impl<'de> Visitor<'de> for TileSeed<'_> {
-    type Value = RawTile;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of 4 edges")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawTile, A::Error> {
+impl ListOnly for TileSeed<'_> {
+    type Out = RawTile;
+    fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawTile, A::Error> {
         let mut edges = Vec::with_capacity(4);
         let mut count = 0;
         while count < 4 {
@@ -325,34 +364,11 @@ impl<'de> Visitor<'de> for TileSeed<'_> {
         }
         match <RawTile>::try_from(edges) {
             Ok(tile) if count == 4 => Ok(tile),
-            _ => self.wrong(format!("{count} edges")),
+            _ => self.other(format!("{count} edges")),
         }
     }
-    fn visit_unit<E: de::Error>(self) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_unit::<E>()?.0)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_bool::<E>(v)?.0)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_i64::<E>(v)?.0)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_u64::<E>(v)?.0)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_f64::<E>(v)?.0)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<RawTile, E> {
-        self.wrong(FoundVisitor.visit_str::<E>(v)?.0)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawTile, A::Error> {
-        let found = FoundVisitor.visit_map(map)?;
-        self.wrong(found.0)
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<RawTile, A::Error> {
-        let found = FoundVisitor.visit_enum(data)?;
-        self.wrong(found.0)
+    fn other<E: de::Error>(self, found: String) -> Result<RawTile, E> {
+        fail(self.problem, Problem::EdgeCount { id: self.id, found })
     }
 }
 
@@ -367,23 +383,13 @@ struct EdgeSeed<'a> {
 impl<'de> DeserializeSeed<'de> for EdgeSeed<'_> {
     type Value = (String, Half);
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(String, Half), D::Error> {
-        d.deserialize_any(self)
+        d.deserialize_any(Listed(self))
     }
 }
 
-impl EdgeSeed<'_> {
-    fn wrong<E: de::Error>(&self, found: String) -> Result<(String, Half), E> {
-        let (id, edge) = (self.id, self.edge);
-        fail(self.problem, Problem::BadEdge { id, edge, found })
-    }
-}
-
-impl<'de> Visitor<'de> for EdgeSeed<'_> {
-    type Value = (String, Half);
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("[motif, half]")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(String, Half), A::Error> {
+impl ListOnly for EdgeSeed<'_> {
+    type Out = (String, Half);
+    fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(String, Half), A::Error> {
         let motif = seq.next_element_seed(Motif)?;
         let half = match motif {
             Some(_) => seq.next_element_seed(HalfSeed {
@@ -398,37 +404,15 @@ impl<'de> Visitor<'de> for EdgeSeed<'_> {
             count += 1;
         }
         match (motif, half) {
-            _ if count != 2 => self.wrong(format!("a list of {count} items")),
+            _ if count != 2 => self.other(format!("a list of {count} items")),
             (Some(Scalar::Text(m)), Some(h)) => Ok((m, h)),
-            (Some(Scalar::Other(found)), _) => self.wrong(format!("motif {found}")),
-            _ => self.wrong(format!("a list of {count} items")),
+            (Some(Scalar::Other(found)), _) => self.other(format!("motif {found}")),
+            _ => self.other(format!("a list of {count} items")),
         }
     }
-    fn visit_unit<E: de::Error>(self) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_unit::<E>()?.0)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_bool::<E>(v)?.0)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_i64::<E>(v)?.0)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_u64::<E>(v)?.0)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_f64::<E>(v)?.0)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(String, Half), E> {
-        self.wrong(FoundVisitor.visit_str::<E>(v)?.0)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(String, Half), A::Error> {
-        let found = FoundVisitor.visit_map(map)?;
-        self.wrong(found.0)
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(String, Half), A::Error> {
-        let found = FoundVisitor.visit_enum(data)?;
-        self.wrong(found.0)
+    fn other<E: de::Error>(self, found: String) -> Result<(String, Half), E> {
+        let (id, edge) = (self.id, self.edge);
+        fail(self.problem, Problem::BadEdge { id, edge, found })
     }
 }
 

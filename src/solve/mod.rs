@@ -294,8 +294,11 @@ pub enum SolveError {
 pub trait Solver {
     /// Short name, e.g. `cp-sat`.
     fn name(&self) -> &'static str;
-    /// The backend's version, e.g. the OR-Tools version.
-    fn version(&self) -> String;
+    /// The backend's version, e.g. the OR-Tools version; scramble's own for
+    /// the native solvers.
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
     /// The formulation or search order used, e.g. `table`.
     fn model_name(&self) -> String;
     /// Whether it never reports a labelled solution twice in one run (the
