@@ -200,20 +200,26 @@ fn an_output_folder_without_write_permission_is_a_clear_error() {
             );
             return;
         }
-        // nobody must reach the binary and the puzzle, as any user can.
         "exec setpriv --reuid=65534 --regid=65534 --clear-groups --"
     } else {
         ""
     };
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin!("scramble");
+    // nobody may not reach the checkout (under /root, say): the binary and
+    // the puzzle are copied beside the locked folder, readable by anyone.
+    let bin = dir.path().join("scramble");
+    std::fs::copy(assert_cmd::cargo::cargo_bin!("scramble"), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let puzzle = dir.path().join("seed.yaml");
+    std::fs::copy(seed().join("input/tile_dict.yaml"), &puzzle).unwrap();
+    std::fs::set_permissions(&puzzle, std::fs::Permissions::from_mode(0o644)).unwrap();
     let run = |extra: &[&str]| {
         Command::new("bash")
             .arg("-c")
             .arg(format!(
                 "{prefix} '{}' solve '{}' --solver backtrack {}",
                 bin.display(),
-                seed().display(),
+                puzzle.display(),
                 extra.join(" ")
             ))
             .output()
