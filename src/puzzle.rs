@@ -190,17 +190,14 @@ impl Puzzle {
 
     /// Parse puzzle text; `file` is used in error messages and kept as the source.
     ///
-    /// The YAML is read through serde (`parse::Doc`, a seeded visitor over
+    /// The YAML is read through serde (`parse::doc`, a seeded visitor over
     /// the map, its tiles and edges). Each check runs in the visitor of the
     /// node it concerns and raises its error there, so serde_yaml gives that
     /// node's line and column; the typed problem travels beside the error.
     pub fn parse(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
         let path = file.to_path_buf();
         let problem = std::cell::RefCell::new(None);
-        let read = serde::de::DeserializeSeed::deserialize(
-            parse::Doc { problem: &problem },
-            serde_yaml::Deserializer::from_str(text),
-        );
+        let read = parse::doc(&problem, serde_yaml::Deserializer::from_str(text));
         let entries = match read {
             Ok(entries) => entries,
             Err(e) => {

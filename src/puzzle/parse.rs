@@ -1,8 +1,9 @@
-//! The puzzle file through serde: seeded visitors for the map, each tile and
-//! each edge. A check fails inside the visitor of the node it is about, so
-//! serde_yaml's error carries that node's line and column; the typed
-//! [`Problem`] is left in a cell beside it (serde's error type only takes
-//! text), and [`Problem::at`] makes the [`PuzzleError`].
+//! The puzzle file through serde: one seeded visitor ([`Read`]) runs a
+//! [`Node`] reader for the map, each id, tile, edge, motif and half. A check
+//! fails inside the visitor of the node it is about, so serde_yaml's error
+//! carries that node's line and column; the typed [`Problem`] is left in a
+//! cell beside it (serde's error type only takes text), and [`Problem::at`]
+//! makes the [`PuzzleError`].
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -65,243 +66,175 @@ fn fail<E: de::Error, T>(cell: &RefCell<Option<Problem>>, p: Problem) -> Result<
     Err(E::custom(message))
 }
 
-/// A YAML node as a person would name it, for "found ...".
-struct Found(String);
+/// A node as its reader met it, when it is not a container the reader
+/// reads itself: its own text (a scalar's text; for anything else, its
+/// description), whether it was a string or a number, and how a person
+/// would name it ("the number 7", "a list of 3 items").
+struct Seen {
+    text: String,
+    textual: bool,
+    described: String,
+}
 
-impl<'de> de::Deserialize<'de> for Found {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Found, D::Error> {
-        d.deserialize_any(FoundVisitor)
+impl Seen {
+    /// A node named by its description alone (a list, a map, a tag).
+    fn described(d: String) -> Seen {
+        Seen {
+            text: d.clone(),
+            textual: false,
+            described: d,
+        }
     }
 }
 
-struct FoundVisitor;
-
-impl<'de> Visitor<'de> for FoundVisitor {
-    type Value = Found;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any YAML node")
-    }
-    fn visit_unit<E>(self) -> Result<Found, E> {
-        Ok(Found("nothing".into()))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Found, E> {
-        Ok(Found(format!("the boolean {v}")))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Found, E> {
-        Ok(Found(format!("the number {v}")))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Found, E> {
-        Ok(Found(format!("the number {v}")))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Found, E> {
-        Ok(Found(format!("the number {v}")))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Found, E> {
-        Ok(Found(format!("the string {v:?}")))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Found, A::Error> {
+/// A reader of one YAML node. Lists, maps and empty nodes it does not read
+/// itself, and every scalar, go to [`Node::seen`].
+trait Node: Sized {
+    type Out;
+    fn seen<E: de::Error>(self, s: Seen) -> Result<Self::Out, E>;
+    fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Out, A::Error> {
         let mut n = 0;
         while seq.next_element::<IgnoredAny>()?.is_some() {
             n += 1;
         }
-        Ok(Found(format!("a list of {n} items")))
+        self.seen(Seen::described(format!("a list of {n} items")))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Found, A::Error> {
+    fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Out, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Found("a map".into()))
+        self.seen(Seen::described("a map".into()))
     }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Found, A::Error> {
-        let (IgnoredAny, v) = data.variant::<IgnoredAny>()?;
-        de::VariantAccess::newtype_variant::<IgnoredAny>(v)?;
-        Ok(Found("a tagged value".into()))
+    /// `~`, or an empty document.
+    fn empty<E: de::Error>(self) -> Result<Self::Out, E> {
+        self.seen(Seen {
+            text: "~".into(),
+            textual: false,
+            described: "nothing".into(),
+        })
     }
 }
 
-/// A scalar as its text (a motif name or a half), or what it is instead.
+/// The seed and visitor that run a [`Node`] reader on a node.
+struct Read<N>(N);
+
+impl<'de, N: Node> DeserializeSeed<'de> for Read<N> {
+    type Value = N::Out;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<N::Out, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, N: Node> Visitor<'de> for Read<N> {
+    type Value = N::Out;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a puzzle: a map of tile id -> 4 edges of [motif, half]")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<N::Out, E> {
+        self.0.empty()
+    }
+    fn visit_none<E: de::Error>(self) -> Result<N::Out, E> {
+        self.0.empty()
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<N::Out, E> {
+        self.0.seen(Seen {
+            text: v.to_string(),
+            textual: false,
+            described: format!("the boolean {v}"),
+        })
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<N::Out, E> {
+        self.number(v.to_string())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<N::Out, E> {
+        self.number(v.to_string())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<N::Out, E> {
+        self.number(v.to_string())
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<N::Out, E> {
+        self.0.seen(Seen {
+            text: v.to_string(),
+            textual: true,
+            described: format!("the string {v:?}"),
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<N::Out, A::Error> {
+        self.0.list(seq)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<N::Out, A::Error> {
+        self.0.map(map)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<N::Out, A::Error> {
+        let (IgnoredAny, v) = data.variant::<IgnoredAny>()?;
+        de::VariantAccess::newtype_variant::<IgnoredAny>(v)?;
+        self.0.seen(Seen::described("a tagged value".into()))
+    }
+}
+
+impl<N: Node> Read<N> {
+    fn number<E: de::Error>(self, text: String) -> Result<N::Out, E> {
+        self.0.seen(Seen {
+            described: format!("the number {text}"),
+            text,
+            textual: true,
+        })
+    }
+}
+
+/// A motif: the text of a string or a number (never fails; the edge judges
+/// anything else).
 enum Scalar {
     Text(String),
     Other(String),
 }
 
-/// Checks a scalar inside its own visitor, so an error carries the
-/// scalar's line and column.
-trait Check: Sized {
-    type Out;
-    fn check<E: de::Error>(self, s: Scalar) -> Result<Self::Out, E>;
-}
-
-/// A visitor that hands any node to a [`Check`] as a [`Scalar`].
-struct Checked<C>(C);
-
-impl<'de, C: Check> Visitor<'de> for Checked<C> {
-    type Value = C::Out;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a scalar")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<C::Out, E> {
-        self.0.check(Scalar::Text(v.to_string()))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<C::Out, E> {
-        self.0.check(Scalar::Text(v.to_string()))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<C::Out, E> {
-        self.0.check(Scalar::Text(v.to_string()))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<C::Out, E> {
-        self.0.check(Scalar::Text(v.to_string()))
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<C::Out, E> {
-        self.0.check(Scalar::Other(v.to_string()))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<C::Out, E> {
-        self.0.check(Scalar::Other("~".into()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<C::Out, A::Error> {
-        let found = FoundVisitor.visit_seq(seq)?;
-        self.0.check(Scalar::Other(found.0))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<C::Out, A::Error> {
-        let found = FoundVisitor.visit_map(map)?;
-        self.0.check(Scalar::Other(found.0))
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<C::Out, A::Error> {
-        let found = FoundVisitor.visit_enum(data)?;
-        self.0.check(Scalar::Other(found.0))
-    }
-}
-
-/// A motif: any scalar's text (never fails; the edge judges the rest).
 struct Motif;
 
-impl Check for Motif {
+impl Node for Motif {
     type Out = Scalar;
-    fn check<E: de::Error>(self, s: Scalar) -> Result<Scalar, E> {
-        Ok(s)
+    fn seen<E: de::Error>(self, s: Seen) -> Result<Scalar, E> {
+        Ok(if s.textual {
+            Scalar::Text(s.text)
+        } else {
+            Scalar::Other(s.text)
+        })
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Motif {
-    type Value = Scalar;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Scalar, D::Error> {
-        d.deserialize_any(Checked(self))
-    }
+/// Read the whole file: a map of tile id -> four edges, in file order.
+pub(super) fn doc<'de, D: de::Deserializer<'de>>(
+    problem: &RefCell<Option<Problem>>,
+    d: D,
+) -> Result<Vec<(i64, RawTile)>, D::Error> {
+    Read(Doc { problem }).deserialize(d)
 }
 
-/// A node that must be a list: the list goes to [`ListOnly::list`], any
-/// other node, named as a person would, to [`ListOnly::other`] (inside
-/// this node's visitor, so an error carries its place).
-trait ListOnly: Sized {
-    type Out;
-    fn list<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Out, A::Error>;
-    fn other<E: de::Error>(self, found: String) -> Result<Self::Out, E>;
+struct Doc<'a> {
+    problem: &'a RefCell<Option<Problem>>,
 }
 
-/// The visitor of a [`ListOnly`] node.
-struct Listed<L>(L);
-
-impl<'de, L: ListOnly> Visitor<'de> for Listed<L> {
-    type Value = L::Out;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list")
+impl Node for Doc<'_> {
+    type Out = Vec<(i64, RawTile)>;
+    fn seen<E: de::Error>(self, s: Seen) -> Result<Self::Out, E> {
+        fail(self.problem, Problem::NotAMap { found: s.described })
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<L::Out, A::Error> {
-        self.0.list(seq)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_unit::<E>()?.0)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_bool::<E>(v)?.0)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_i64::<E>(v)?.0)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_u64::<E>(v)?.0)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_f64::<E>(v)?.0)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<L::Out, E> {
-        self.0.other(FoundVisitor.visit_str::<E>(v)?.0)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<L::Out, A::Error> {
-        let found = FoundVisitor.visit_map(map)?;
-        self.0.other(found.0)
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<L::Out, A::Error> {
-        let found = FoundVisitor.visit_enum(data)?;
-        self.0.other(found.0)
-    }
-}
-
-/// The whole file: a map of tile id -> four edges, in file order.
-pub(super) struct Doc<'a> {
-    pub problem: &'a RefCell<Option<Problem>>,
-}
-
-impl<'de> DeserializeSeed<'de> for Doc<'_> {
-    type Value = Vec<(i64, RawTile)>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Doc<'_> {
-    type Value = Vec<(i64, RawTile)>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a map of tile id -> 4 edges")
-    }
-    /// An empty document, or one of comments only.
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+    /// An empty document, or one of comments only: no tiles.
+    fn empty<E: de::Error>(self) -> Result<Self::Out, E> {
         Ok(vec![])
     }
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+    fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Out, A::Error> {
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
-        while let Some(id) = map.next_key_seed(Id {
+        while let Some(id) = map.next_key_seed(Read(Id {
             problem: self.problem,
             seen: &mut seen,
-        })? {
-            let tile = map.next_value_seed(TileSeed {
+        }))? {
+            let tile = map.next_value_seed(Read(TileSeed {
                 problem: self.problem,
                 id,
-            })?;
+            }))?;
             out.push((id, tile));
         }
         Ok(out)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        self.not_a_map(FoundVisitor.visit_bool::<E>(v)?)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        self.not_a_map(FoundVisitor.visit_i64::<E>(v)?)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        self.not_a_map(FoundVisitor.visit_u64::<E>(v)?)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        self.not_a_map(FoundVisitor.visit_f64::<E>(v)?)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        self.not_a_map(FoundVisitor.visit_str::<E>(v)?)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        let found = FoundVisitor.visit_seq(seq)?;
-        self.not_a_map(found)
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        let found = FoundVisitor.visit_enum(data)?;
-        self.not_a_map(found)
-    }
-}
-
-impl Doc<'_> {
-    fn not_a_map<E: de::Error>(&self, found: Found) -> Result<Vec<(i64, RawTile)>, E> {
-        fail(self.problem, Problem::NotAMap { found: found.0 })
     }
 }
 
@@ -311,17 +244,10 @@ struct Id<'a> {
     seen: &'a mut BTreeSet<i64>,
 }
 
-impl<'de> DeserializeSeed<'de> for Id<'_> {
-    type Value = i64;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
-        d.deserialize_any(Checked(self))
-    }
-}
-
-impl Check for Id<'_> {
+impl Node for Id<'_> {
     type Out = i64;
-    fn check<E: de::Error>(self, s: Scalar) -> Result<i64, E> {
-        let (Scalar::Text(key) | Scalar::Other(key)) = s;
+    fn seen<E: de::Error>(self, s: Seen) -> Result<i64, E> {
+        let key = s.text;
         // Integers only: YAML's 1.5 or 1e3 are not ids.
         match key.parse::<i64>().ok().filter(|_| !key.starts_with('+')) {
             None => fail(self.problem, Problem::BadId { id: key }),
@@ -337,24 +263,17 @@ struct TileSeed<'a> {
     id: i64,
 }
 
-impl<'de> DeserializeSeed<'de> for TileSeed<'_> {
-    type Value = RawTile;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<RawTile, D::Error> {
-        d.deserialize_any(Listed(self))
-    }
-}
-
-impl ListOnly for TileSeed<'_> {
+impl Node for TileSeed<'_> {
     type Out = RawTile;
     fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawTile, A::Error> {
         let mut edges = Vec::with_capacity(4);
         let mut count = 0;
         while count < 4 {
-            let next = seq.next_element_seed(EdgeSeed {
+            let next = seq.next_element_seed(Read(EdgeSeed {
                 problem: self.problem,
                 id: self.id,
                 edge: count + 1,
-            })?;
+            }))?;
             let Some(edge) = next else { break };
             edges.push(edge);
             count += 1;
@@ -364,11 +283,12 @@ impl ListOnly for TileSeed<'_> {
         }
         match <RawTile>::try_from(edges) {
             Ok(tile) if count == 4 => Ok(tile),
-            _ => self.other(format!("{count} edges")),
+            _ => self.seen(Seen::described(format!("{count} edges"))),
         }
     }
-    fn other<E: de::Error>(self, found: String) -> Result<RawTile, E> {
-        fail(self.problem, Problem::EdgeCount { id: self.id, found })
+    fn seen<E: de::Error>(self, s: Seen) -> Result<RawTile, E> {
+        let (id, found) = (self.id, s.described);
+        fail(self.problem, Problem::EdgeCount { id, found })
     }
 }
 
@@ -380,38 +300,31 @@ struct EdgeSeed<'a> {
     edge: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for EdgeSeed<'_> {
-    type Value = (String, Half);
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(String, Half), D::Error> {
-        d.deserialize_any(Listed(self))
-    }
-}
-
-impl ListOnly for EdgeSeed<'_> {
+impl Node for EdgeSeed<'_> {
     type Out = (String, Half);
     fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(String, Half), A::Error> {
-        let motif = seq.next_element_seed(Motif)?;
+        let motif = seq.next_element_seed(Read(Motif))?;
         let half = match motif {
-            Some(_) => seq.next_element_seed(HalfSeed {
+            Some(_) => seq.next_element_seed(Read(HalfSeed {
                 problem: self.problem,
                 id: self.id,
                 edge: self.edge,
-            })?,
+            }))?,
             None => None,
         };
         let mut count = usize::from(motif.is_some()) + usize::from(half.is_some());
         while seq.next_element::<IgnoredAny>()?.is_some() {
             count += 1;
         }
-        match (motif, half) {
-            _ if count != 2 => self.other(format!("a list of {count} items")),
-            (Some(Scalar::Text(m)), Some(h)) => Ok((m, h)),
-            (Some(Scalar::Other(found)), _) => self.other(format!("motif {found}")),
-            _ => self.other(format!("a list of {count} items")),
-        }
+        let found = match (motif, half) {
+            (Some(Scalar::Text(m)), Some(h)) if count == 2 => return Ok((m, h)),
+            (Some(Scalar::Other(found)), _) if count == 2 => format!("motif {found}"),
+            _ => format!("a list of {count} items"),
+        };
+        self.seen(Seen::described(found))
     }
-    fn other<E: de::Error>(self, found: String) -> Result<(String, Half), E> {
-        let (id, edge) = (self.id, self.edge);
+    fn seen<E: de::Error>(self, s: Seen) -> Result<(String, Half), E> {
+        let (id, edge, found) = (self.id, self.edge, s.described);
         fail(self.problem, Problem::BadEdge { id, edge, found })
     }
 }
@@ -423,25 +336,17 @@ struct HalfSeed<'a> {
     edge: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for HalfSeed<'_> {
-    type Value = Half;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Half, D::Error> {
-        d.deserialize_any(Checked(self))
-    }
-}
-
-impl Check for HalfSeed<'_> {
+impl Node for HalfSeed<'_> {
     type Out = Half;
-    fn check<E: de::Error>(self, s: Scalar) -> Result<Half, E> {
-        let (Scalar::Text(text) | Scalar::Other(text)) = s;
-        match Half::parse(&text) {
+    fn seen<E: de::Error>(self, s: Seen) -> Result<Half, E> {
+        match Half::parse(&s.text) {
             Some(h) => Ok(h),
             None => fail(
                 self.problem,
                 Problem::UnknownHalf {
                     id: self.id,
                     edge: self.edge,
-                    half: text,
+                    half: s.text,
                 },
             ),
         }
