@@ -207,8 +207,8 @@ pub fn admitted(g: &RecordingGraph) -> Vec<[usize; 4]> {
 pub fn realize(puzzle: &Puzzle, sides: &[usize; 4]) -> Vec<Solution> {
     let mut out = Vec::new();
     let mut cells = [0usize, 1, 2, 3];
-    // Every assignment of pieces to cells (Heap's algorithm would do; 24
-    // permutations by lexicographic successor).
+    // Every assignment of pieces to cells: the 24 permutations, in
+    // lexicographic order.
     loop {
         let placements: Vec<Placement> = (0..4)
             .map(|c| {

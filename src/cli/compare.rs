@@ -40,6 +40,7 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         equivalence: args.equivalence,
         ..args.run.options(&stop)
     };
+    let graph = crate::graph::GraphSolver;
     let mut rows = Vec::new();
     let mut disagreements = Vec::new();
     for (label, puzzle) in &puzzles {
@@ -48,7 +49,6 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         // The graph solver joins on the puzzles it covers (2x2, no picture
         // twice on a piece).
-        let graph = crate::graph::GraphSolver;
         let mut these = solvers.clone();
         if crate::graph::unsupported(puzzle).is_none() {
             these.push(&graph);

@@ -136,9 +136,6 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                     "--split and --order do not apply to --solver graph".into(),
                 ));
             }
-            if let Some(why) = crate::graph::unsupported(&puzzle) {
-                return Err(CliError::Usage(format!("{}: {why}", args.puzzle.display())));
-            }
             Box::new(crate::graph::GraphSolver)
         }
     };
@@ -194,7 +191,14 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     if show_progress {
         eprint!("\r\x1b[K");
     }
-    let result = result?;
+    // A solver that does not cover this puzzle says why; the message names
+    // the file.
+    let result = result.map_err(|e| match e {
+        SolveError::Unsupported(why) => {
+            CliError::Usage(format!("{}: {why}", args.puzzle.display()))
+        }
+        e => e.into(),
+    })?;
     match failed.into_inner() {
         Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
         Some(e) => return Err(super::stdout_error(&e)),
