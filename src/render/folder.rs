@@ -115,50 +115,21 @@ pub fn files(
     Ok(Some(out))
 }
 
-/// Write one file through a temporary name in the same folder.
-fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), FolderError> {
-    let path = dir.join(name);
-    super::write_whole(&path, bytes).map_err(|e| io(&path, "write", e))
-}
-
 /// A plain file name (no folder part), as scramble writes.
 fn plain(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && name != MARKER
 }
 
-/// Write `files` into `dir`, after `check`. A new folder (or an empty
-/// one, or one of scramble's own) is written whole beside it under a
-/// temporary name and then renamed into place, so a failure part way (a
-/// full disk) leaves no folder that looks written and the previous output,
-/// if any, as it was. Into someone else's folder (`--force`) the files are
-/// written one by one, each whole; files the previous run there wrote and
-/// this one does not are removed.
+/// Write `files` into `dir`, after `check`. Every file is first written
+/// whole into a temporary folder beside `dir`, so a failure there (a full
+/// disk) leaves `dir` as it was and no folder that looks written. Then a
+/// new folder is that temporary folder renamed; into an existing one (an
+/// empty one, scramble's own, or someone else's with `--force`) the files
+/// are renamed one by one, the marker last, and the files the previous run
+/// there listed and this one does not write are removed. Other files in it
+/// are left alone.
 pub fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError> {
     check(dir, force)?;
-    let ours_or_new = !dir.exists()
-        || dir.join(MARKER).is_file()
-        || std::fs::read_dir(dir).is_ok_and(|mut e| e.next().is_none());
-    if ours_or_new {
-        write_and_swap(dir, files)
-    } else {
-        write_in_place(dir, files)
-    }
-}
-
-/// The marker file's text for a run that wrote `files`.
-fn marker(files: &[File]) -> String {
-    let mut list = String::from("scramble output folder; files of its last run:\n");
-    for f in files {
-        list.push_str(&f.name);
-        list.push('\n');
-    }
-    list
-}
-
-/// Write every file into a temporary folder beside `dir`, then put it in
-/// `dir`'s place (an old folder of ours is moved aside first and removed
-/// after).
-fn write_and_swap(dir: &Path, files: &[File]) -> Result<(), FolderError> {
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -171,6 +142,7 @@ fn write_and_swap(dir: &Path, files: &[File]) -> Result<(), FolderError> {
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .tempdir_in(&parent)
         .map_err(|e| io(&parent, "create a temporary folder in", e))?;
+    let mut names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     for f in files {
         debug_assert!(plain(&f.name));
         let path = tmp.path().join(&f.name);
@@ -178,37 +150,19 @@ fn write_and_swap(dir: &Path, files: &[File]) -> Result<(), FolderError> {
     }
     let path = tmp.path().join(MARKER);
     std::fs::write(&path, marker(files)).map_err(|e| io(&dir.join(MARKER), "write", e))?;
-    let aside = dir.exists().then(|| {
-        let mut name = dir.file_name().unwrap_or_default().to_os_string();
-        name.push(".scramble-old");
-        parent.join(name)
-    });
-    if let Some(old) = &aside {
-        std::fs::rename(dir, old).map_err(|e| io(dir, "move aside", e))?;
+    if !dir.exists() {
+        std::fs::rename(tmp.path(), dir).map_err(|e| io(dir, "rename the written folder to", e))?;
+        // The temporary folder is now `dir`: nothing left to remove.
+        let _ = tmp.keep();
+        return Ok(());
     }
-    if let Err(e) = std::fs::rename(tmp.path(), dir) {
-        if let Some(old) = &aside {
-            let _ = std::fs::rename(old, dir);
-        }
-        return Err(io(dir, "rename the written folder to", e));
-    }
-    // The temporary folder is now `dir`: nothing left to remove.
-    let _ = tmp.keep();
-    if let Some(old) = &aside {
-        std::fs::remove_dir_all(old).map_err(|e| io(old, "remove", e))?;
-    }
-    Ok(())
-}
-
-/// Write every file into someone else's folder (`--force`), each whole.
-fn write_in_place(dir: &Path, files: &[File]) -> Result<(), FolderError> {
-    let marker_path = dir.join(MARKER);
-    let before: Vec<String> = std::fs::read_to_string(&marker_path)
+    let before: Vec<String> = std::fs::read_to_string(dir.join(MARKER))
         .map(|s| s.lines().skip(1).map(str::to_string).collect())
         .unwrap_or_default();
-    for f in files {
-        debug_assert!(plain(&f.name));
-        put(dir, &f.name, &f.bytes)?;
+    names.push(MARKER);
+    for name in &names {
+        let to = dir.join(name);
+        std::fs::rename(tmp.path().join(name), &to).map_err(|e| io(&to, "write", e))?;
     }
     for old in before.iter().filter(|n| plain(n)) {
         if !files.iter().any(|f| &f.name == old) {
@@ -218,7 +172,17 @@ fn write_in_place(dir: &Path, files: &[File]) -> Result<(), FolderError> {
             }
         }
     }
-    put(dir, MARKER, marker(files).as_bytes())
+    Ok(())
+}
+
+/// The marker file's text for a run that wrote `files`.
+fn marker(files: &[File]) -> String {
+    let mut list = String::from("scramble output folder; files of its last run:\n");
+    for f in files {
+        list.push_str(&f.name);
+        list.push('\n');
+    }
+    list
 }
 
 #[cfg(test)]
@@ -238,10 +202,22 @@ mod tests {
         let dir = tmp.path().join("out");
         write(&dir, &[file("1.txt", "a"), file("2.txt", "b")], false).unwrap();
         assert_eq!(std::fs::read_to_string(dir.join("2.txt")).unwrap(), "b");
-        // Ours: rewritten, and the file this run does not write is removed.
+        // Ours: rewritten, and the file this run does not write is removed;
+        // a file the user put there stays.
+        std::fs::write(dir.join("notes.txt"), "mine").unwrap();
         write(&dir, &[file("1.txt", "c")], false).unwrap();
         assert_eq!(std::fs::read_to_string(dir.join("1.txt")).unwrap(), "c");
         assert!(!dir.join("2.txt").exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+            "mine"
+        );
+        // No temporary folder left beside it.
+        let beside: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(beside, ["out"]);
         // No temporary files left.
         let names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
