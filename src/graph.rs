@@ -47,7 +47,7 @@ fn clockwise(side: usize) -> usize {
 #[derive(Clone, Debug)]
 pub struct RecordingGraph {
     /// Rows of vertices: the `-` halves, then the `+` halves (then any
-    /// self-matching `=` halves), each row by decreasing motif.
+    /// self-matching `=` halves), each row by decreasing motif name.
     pub rows: Vec<Vec<Edge>>,
     pub arcs: Vec<Arc>,
 }
@@ -73,7 +73,9 @@ impl RecordingGraph {
                 .flat_map(|t| t.edges)
                 .filter(|e| e.half == half)
                 .collect();
-            row.sort_by(|a, b| b.cmp(a));
+            // Decreasing by motif name (then index, for equal names).
+            let key = |e: &Edge| (&puzzle.motifs[e.motif as usize], e.motif);
+            row.sort_by(|a, b| key(b).cmp(&key(a)));
             row.dedup();
             if !row.is_empty() || half != Half::Same {
                 rows.push(row);

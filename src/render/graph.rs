@@ -1,5 +1,5 @@
 //! The recording graph drawn as in Mason & Zhang: pictures in rows (the `-`
-//! halves above, the `+` halves below, each row by decreasing motif), one
+//! halves above, the `+` halves below, each row by decreasing motif name), one
 //! colour per piece, an arrow from each picture of a piece to the picture
 //! clockwise from it; a legend maps colours to tile ids. As SVG (PNG is
 //! that SVG rasterized) or as Graphviz DOT. A highlighted subgraph (the
