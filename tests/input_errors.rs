@@ -86,6 +86,10 @@ fn non_integer_id() {
         &format!("1.5: {TILE}\n"),
         &["tile id 1.5 is not an integer"],
     );
+    check(
+        &format!("1.0: {TILE}\n"),
+        &["tile id 1.0 is not an integer"],
+    );
 }
 
 #[test]

@@ -148,7 +148,8 @@ impl<'de, N: Node> Visitor<'de> for Read<N> {
         self.number(v.to_string())
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<N::Out, E> {
-        self.number(v.to_string())
+        // As YAML wrote it: `1.0` stays a float (not the id 1).
+        self.number(format!("{v:?}"))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<N::Out, E> {
         self.0.seen(Seen {
