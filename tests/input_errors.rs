@@ -90,6 +90,10 @@ fn non_integer_id() {
         &format!("1.0: {TILE}\n"),
         &["tile id 1.0 is not an integer"],
     );
+    check(
+        &format!("'1': {TILE}\n"),
+        &["bad.yaml:1:1:", "tile id 1 is not an integer"],
+    );
 }
 
 #[test]

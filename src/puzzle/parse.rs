@@ -68,11 +68,13 @@ fn fail<E: de::Error, T>(cell: &RefCell<Option<Problem>>, p: Problem) -> Result<
 
 /// A node as its reader met it, when it is not a container the reader
 /// reads itself: its own text (a scalar's text; for anything else, its
-/// description), whether it was a string or a number, and how a person
-/// would name it ("the number 7", "a list of 3 items").
+/// description), whether it was a string or a number, whether it was a
+/// number, and how a person would name it ("the number 7", "a list of 3
+/// items").
 struct Seen {
     text: String,
     textual: bool,
+    number: bool,
     described: String,
 }
 
@@ -82,6 +84,7 @@ impl Seen {
         Seen {
             text: d.clone(),
             textual: false,
+            number: false,
             described: d,
         }
     }
@@ -108,6 +111,7 @@ trait Node: Sized {
         self.seen(Seen {
             text: "~".into(),
             textual: false,
+            number: false,
             described: "nothing".into(),
         })
     }
@@ -138,6 +142,7 @@ impl<'de, N: Node> Visitor<'de> for Read<N> {
         self.0.seen(Seen {
             text: v.to_string(),
             textual: false,
+            number: false,
             described: format!("the boolean {v}"),
         })
     }
@@ -155,6 +160,7 @@ impl<'de, N: Node> Visitor<'de> for Read<N> {
         self.0.seen(Seen {
             text: v.to_string(),
             textual: true,
+            number: false,
             described: format!("the string {v:?}"),
         })
     }
@@ -177,6 +183,7 @@ impl<N: Node> Read<N> {
             described: format!("the number {text}"),
             text,
             textual: true,
+            number: true,
         })
     }
 }
@@ -249,8 +256,9 @@ impl Node for Id<'_> {
     type Out = i64;
     fn seen<E: de::Error>(self, s: Seen) -> Result<i64, E> {
         let key = s.text;
-        // Integers only: YAML's 1.5 or 1e3 are not ids.
-        match key.parse::<i64>().ok().filter(|_| !key.starts_with('+')) {
+        // Integer numbers only: YAML's 1.5 or 1e3, and a quoted '12', are
+        // not ids.
+        match key.parse::<i64>().ok().filter(|_| s.number) {
             None => fail(self.problem, Problem::BadId { id: key }),
             Some(id) if !self.seen.insert(id) => fail(self.problem, Problem::DuplicateId { id }),
             Some(id) => Ok(id),
