@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::puzzle::Puzzle;
 use crate::report::disagreement;
@@ -23,17 +23,118 @@ pub struct Plan<'a> {
     pub repeat: usize,
     /// Threads, time limit, equivalence and stop token for every run.
     pub options: SolveOptions,
+    /// Only these groups (puzzle x formulation, in grid order: puzzle by
+    /// puzzle, each with every formulation) are run: a shard's share.
+    pub groups: Option<Vec<bool>>,
 }
 
 impl Plan<'_> {
-    /// Runs in the grid (skipped ones included).
+    /// Runs in the grid (skipped ones included), of the groups to run.
     pub(crate) fn total(&self) -> usize {
-        self.puzzles.len() * self.symmetries.len() * self.solvers.len() * self.repeat
+        let groups = match &self.groups {
+            Some(g) => g.iter().filter(|&&x| x).count(),
+            None => self.group_count(),
+        };
+        groups * self.solvers.len() * self.repeat
+    }
+
+    /// The groups of the grid: every run of one puzzle with one
+    /// formulation (all solvers, all repeats), so that runs compared with
+    /// each other stay together.
+    pub(crate) fn group_count(&self) -> usize {
+        self.puzzles.len() * self.symmetries.len()
+    }
+
+    /// Each group's estimated work: the puzzle's search tree (Knuth's
+    /// estimate, a few seeded probes) times the runs in the group.
+    pub(crate) fn group_estimates(&self) -> Vec<u64> {
+        let runs = (self.solvers.len() * self.repeat) as f64;
+        self.puzzles
+            .iter()
+            .flat_map(|(_, p)| {
+                let e = tree_estimate(p) * runs;
+                std::iter::repeat_n(e.min(u64::MAX as f64) as u64, self.symmetries.len())
+            })
+            .collect()
     }
 }
 
+/// Knuth's estimate of the nodes of a row-major search tree of `p` (every
+/// consistent placement of each cell in turn), from 16 probes with a fixed
+/// seed: the same puzzle gives the same estimate everywhere.
+fn tree_estimate(p: &Puzzle) -> f64 {
+    const PROBES: u64 = 16;
+    let mut rng = crate::generate::Rng::new(0x5eed);
+    let mut total = 0.0;
+    for _ in 0..PROBES {
+        let (mut prefix, mut width) = (Vec::new(), 1.0);
+        total += 1.0;
+        while prefix.len() < p.len() {
+            let next = crate::board::extensions(p, &prefix);
+            if next.is_empty() {
+                break;
+            }
+            width *= next.len() as f64;
+            total += width;
+            prefix.push(next[rng.below(next.len())]);
+        }
+    }
+    total / PROBES as f64
+}
+
+/// What a bench shard's output records about it, so that `scramble merge`
+/// joins only shares of one bench.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardMeta {
+    /// [`ShardMeta::FORMAT`].
+    pub format: String,
+    pub index: usize,
+    pub count: usize,
+    /// Of the puzzles: their labels and fingerprints, in order.
+    pub fingerprint: String,
+    /// The options that decide what is run.
+    pub options: String,
+    pub version: String,
+}
+
+impl ShardMeta {
+    pub const FORMAT: &'static str = "scramble-bench-shard/1";
+}
+
+/// A bench shard's output: what it is, the puzzle labels of the whole
+/// grid (for the plot), and its share of the bench.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardOutput {
+    pub shard: ShardMeta,
+    pub puzzles: Vec<String>,
+    pub bench: Bench,
+}
+
+/// The fingerprint of a list of puzzles: FNV-1a over each one's label and
+/// fingerprint.
+pub(crate) fn batch_fingerprint(puzzles: &[(String, Puzzle)]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (label, p) in puzzles {
+        for b in label.bytes().chain([0xff]).chain(p.fingerprint().bytes()) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// Where one group's rows are in a [`Bench`]: it holds this many runs,
+/// skips and disagreements, after those of the groups before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupSpan {
+    pub group: usize,
+    pub runs: usize,
+    pub skipped: usize,
+    pub disagreements: usize,
+}
+
 /// A formulation whose precondition a puzzle does not meet.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Skip {
     pub puzzle: String,
     pub symmetry: String,
@@ -44,7 +145,7 @@ pub struct Skip {
     pub reason: String,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Bench {
     pub runs: Vec<Run>,
     pub skipped: Vec<Skip>,
@@ -52,6 +153,8 @@ pub struct Bench {
     /// Stopped early (Ctrl-C).
     pub stopped: bool,
     pub wall_time_s: f64,
+    /// The groups run, in order.
+    pub groups: Vec<GroupSpan>,
 }
 
 /// Run the grid; `progress` sees every run as it ends, with the number of
@@ -64,8 +167,25 @@ pub fn run(
     let total = plan.total();
     let mut done = 0;
     let mut bench = Bench::default();
+    let mut group = 0;
     'grid: for (label, puzzle) in plan.puzzles {
         for symmetry in plan.symmetries {
+            let g = group;
+            group += 1;
+            if plan.groups.as_ref().is_some_and(|only| !only[g]) {
+                continue;
+            }
+            let before = (
+                bench.runs.len(),
+                bench.skipped.len(),
+                bench.disagreements.len(),
+            );
+            let span = |b: &Bench| GroupSpan {
+                group: g,
+                runs: b.runs.len() - before.0,
+                skipped: b.skipped.len() - before.1,
+                disagreements: b.disagreements.len() - before.2,
+            };
             if let Err(e) = symmetry.check(puzzle) {
                 bench.skipped.push(Skip {
                     puzzle: label.clone(),
@@ -74,6 +194,7 @@ pub fn run(
                     reason: e.to_string(),
                 });
                 done += plan.solvers.len() * plan.repeat;
+                bench.groups.push(span(&bench));
                 continue;
             }
             // Canonical sets are compared and counts checked: nothing else
@@ -90,6 +211,7 @@ pub fn run(
                 for k in 1..=plan.repeat {
                     if plan.options.stop.is_stopped() {
                         bench.stopped = true;
+                        bench.groups.push(span(&bench));
                         break 'grid;
                     }
                     let r = match solve::run(*solver, puzzle, &options) {
@@ -128,6 +250,7 @@ pub fn run(
                     }
                 }
             }
+            bench.groups.push(span(&bench));
         }
     }
     bench.wall_time_s = start.elapsed().as_secs_f64();
@@ -308,6 +431,7 @@ mod tests {
             symmetries: &[Symmetry::none(), "center".parse().unwrap()],
             repeat: 2,
             options: SolveOptions::default(),
+            groups: None,
         };
         let mut seen = Vec::new();
         let b = run(&plan, &mut |_, done, total| seen.push((done, total))).unwrap();
@@ -361,6 +485,7 @@ mod tests {
             symmetries: &["center".parse().unwrap()],
             repeat: 1,
             options: SolveOptions::default(),
+            groups: None,
         };
         let b = run(&plan, &mut |_, _, _| {}).unwrap();
         assert!(b.disagreements.is_empty(), "{:?}", b.disagreements);

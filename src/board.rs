@@ -44,7 +44,7 @@ pub(crate) fn turn_cell(n: usize, c: usize) -> usize {
 ///
 /// Ordering is the row-major lexicographic order of `(tile, rotation)`, the
 /// order the canonical form is defined by.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Solution {
     cells: Vec<Placement>,

@@ -14,6 +14,7 @@ pub mod cpsat;
 pub mod experiment;
 pub mod generate;
 pub mod graph;
+pub mod merge;
 pub mod model;
 pub mod puzzle;
 pub mod render;

@@ -177,6 +177,29 @@ fn at(place: Option<(usize, usize)>) -> String {
 }
 
 impl Puzzle {
+    /// FNV-1a over the board size and every tile's id and edges (motif names
+    /// and halves), in hex: the same puzzle gives the same fingerprint on every
+    /// machine and version.
+    pub(crate) fn fingerprint(&self) -> String {
+        let p = self;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |s: &str| {
+            for b in s.bytes().chain([0xff]) {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        eat(&p.n.to_string());
+        for t in &p.tiles {
+            eat(&t.id.to_string());
+            for e in t.edges {
+                eat(&p.motifs[e.motif as usize]);
+                eat(e.half.symbol());
+            }
+        }
+        format!("{h:016x}")
+    }
+
     /// Load a puzzle from a YAML file or a puzzle directory.
     pub fn load(path: &Path) -> Result<Puzzle, PuzzleError> {
         let file = resolve(path)?;

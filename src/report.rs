@@ -2,13 +2,13 @@
 //! disagreements between runs, defined once. `bench` and `compare` fill
 //! them; `render` and their own exporters only draw them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::Solution;
 use crate::solve::SolveResult;
 
 /// One solver run on one puzzle.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub puzzle: String,
     pub solver: String,
@@ -64,7 +64,7 @@ impl Run {
 }
 
 /// Two runs of one puzzle disagree.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Disagreement {
     pub puzzle: String,
     /// The symmetry formulation both ran with (`bench`, which varies it).

@@ -130,8 +130,8 @@ impl Solver for Backtrack {
         };
         let stop = AtomicBool::new(check());
         let threads = options.threads.max(1);
-        let per_depth = if stop.load(Ordering::Relaxed) {
-            vec![0; t.cells]
+        let (per_depth, units) = if stop.load(Ordering::Relaxed) {
+            (vec![0; t.cells], None)
         } else {
             let run = Run {
                 t: &t,
@@ -179,6 +179,9 @@ impl Solver for Backtrack {
                 }),
                 wall_time_s: Some(elapsed),
                 workers: Some(threads),
+                units: units.as_ref().map(|u| u.total as u64),
+                units_run: units.as_ref().map(|u| u.run as u64),
+                unit_depth: units.as_ref().map(|u| u.depth),
                 ..SolverStats::default()
             },
         })

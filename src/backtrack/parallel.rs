@@ -1,12 +1,11 @@
 //! The parallel driver: one worker, or the tree split a few levels deep
 //! into subtrees that the workers pull from a counter.
 
-use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::board::Placement;
-use crate::solve::{Progress, SolutionCallback};
+use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
 use super::search::{State, search};
@@ -18,8 +17,18 @@ pub(super) struct Run<'a, 'p> {
     pub(super) threads: usize,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
-    /// Fixed work units, these ones skipped (see `SolveOptions::units`).
-    pub(super) units: Option<&'a BTreeSet<usize>>,
+    /// Fixed work units, some skipped (see `SolveOptions::units`).
+    pub(super) units: Option<&'a Units>,
+}
+
+/// How a run was cut into fixed work units.
+pub(super) struct UnitInfo {
+    /// Units in all (every shard's).
+    pub(super) total: usize,
+    /// Units this run searched (or was to search).
+    pub(super) run: usize,
+    /// Cells each unit fixes.
+    pub(super) depth: usize,
 }
 
 /// Work units when they must not depend on the thread count: the subtrees
@@ -27,8 +36,12 @@ pub(super) struct Run<'a, 'p> {
 pub(crate) const UNITS: usize = 4096;
 
 impl Run<'_, '_> {
-    /// Enumerate with `W` words per bitset; returns the nodes per depth.
-    pub(super) fn go<const W: usize>(&self, callback: &mut dyn SolutionCallback) -> Vec<u64> {
+    /// Enumerate with `W` words per bitset; returns the nodes per depth,
+    /// and the work units when asked for.
+    pub(super) fn go<const W: usize>(
+        &self,
+        callback: &mut dyn SolutionCallback,
+    ) -> (Vec<u64>, Option<UnitInfo>) {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
         if self.units.is_none() && (self.threads == 1 || t.cells < 2) {
@@ -43,7 +56,7 @@ impl Run<'_, '_> {
             search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
                 t.emit(placed, &mut buf, &mut out)
             });
-            return st.nodes;
+            return (st.nodes, None);
         }
         // Split the tree a few levels deep and let the workers pull subtrees
         // from a counter.
@@ -52,7 +65,18 @@ impl Run<'_, '_> {
             None => self.threads * 8,
         };
         let (prefixes, mut per_depth) = prefixes::<W>(t, want, stop, check);
-        let skip = self.units;
+        // Which units to search: with shards, by an estimate of each
+        // unit's work (its subtree two levels down; not counted as nodes).
+        let to_run = self.units.map(|u| {
+            let mut probe = State::<W>::new(t, stop, check);
+            u.to_run(prefixes.len(), |k| estimate(t, &mut probe, &prefixes[k]))
+        });
+        let info = to_run.as_ref().map(|r| UnitInfo {
+            total: prefixes.len(),
+            run: r.iter().filter(|&&x| x).count(),
+            depth: prefixes.first().map_or(0, |p| p.len()),
+        });
+        let skip = to_run.as_deref();
         let next = AtomicUsize::new(0);
         // Bounded: workers wait while the collector catches up, so memory
         // stays bounded however many solutions a subtree holds.
@@ -73,7 +97,7 @@ impl Run<'_, '_> {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        if skip.is_some_and(|s| s.contains(&k)) {
+                        if skip.is_some_and(|s| !s[k]) {
                             continue;
                         }
                         st.set_prefix(t, prefix);
@@ -109,7 +133,7 @@ impl Run<'_, '_> {
                 }));
             }
             drop(tx);
-            let skipped = skip.map_or(0, |s| s.iter().filter(|&&k| k < prefixes.len()).count());
+            let skipped = skip.map_or(0, |s| s.iter().filter(|&&x| !x).count());
             let mut progress = Progress {
                 subproblems_done: skipped as u64,
                 subproblems_pending: (prefixes.len() - skipped) as u64,
@@ -140,8 +164,22 @@ impl Run<'_, '_> {
                 }
             }
         });
-        per_depth
+        (per_depth, info)
     }
+}
+
+/// The estimated work of the subtree below `prefix`: its nodes two levels
+/// down.
+fn estimate<const W: usize>(t: &Tables<'_>, st: &mut State<'_, W>, prefix: &[u16]) -> u64 {
+    let from = prefix.len();
+    let to = (from + 2).min(t.cells);
+    if from >= to {
+        return 1;
+    }
+    st.set_prefix(t, prefix);
+    let mut leaves = 0u64;
+    search(t, st, from, to, &mut |_: &[u16; MAX_TILES]| leaves += 1);
+    leaves
 }
 
 /// Boards per message from a worker to the collector.

@@ -48,6 +48,89 @@ pub struct BenchArgs {
     /// Write an SVG plot of time per puzzle by solver (log scale) to FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Run only share I of N (0-based) of the grid, for a cluster job
+    /// array, and print it as JSON for `scramble merge`, which prints what
+    /// one run would and writes --csv, --json and --plot. The grid is cut
+    /// by puzzle x formulation, balanced by estimated work; `--shard` alone
+    /// reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
+    #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm",
+          conflicts_with_all = ["csv", "json", "plot"])]
+    pub shard: Option<ShardArg>,
+}
+
+/// The files a bench writes besides its text.
+pub(super) struct Files<'a> {
+    pub csv: Option<&'a Path>,
+    pub json: Option<&'a Path>,
+    pub plot: Option<&'a Path>,
+}
+
+/// Write a finished bench's files and return its text (the same for one
+/// run and for a merge of shards).
+pub(super) fn finish(
+    files: &Files,
+    labels: &[&str],
+    result: &crate::bench::Bench,
+) -> Result<String, CliError> {
+    use crate::bench;
+    if let Some(path) = files.csv {
+        write_file(path, crate::render::bench::csv(&result.runs).as_bytes())?;
+    }
+    if let Some(path) = files.json {
+        write_file(
+            path,
+            crate::render::bench::json_lines(&result.runs).as_bytes(),
+        )?;
+    }
+    if let Some(path) = files.plot {
+        let series = bench::time_series(labels, &result.runs);
+        let svg = crate::render::plot::time_per_puzzle(
+            "scramble bench: wall time per puzzle",
+            labels.len(),
+            &series,
+        );
+        write_file(path, svg.as_bytes())?;
+    }
+    let summary = bench::summary(&result.runs);
+    let mut text = format!(
+        "{} puzzles, {} runs in {}\n",
+        labels.len(),
+        result.runs.len(),
+        crate::render::bench::seconds(result.wall_time_s)
+    );
+    text.push_str(&crate::render::bench::summary_text(&summary));
+    for k in &result.skipped {
+        let by = k
+            .solver
+            .as_ref()
+            .map(|s| format!(" (solver {s})"))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "skipped {} with {}{by}: {}\n",
+            k.puzzle, k.symmetry, k.reason
+        ));
+    }
+    for d in &result.disagreements {
+        text.push_str(&format!(
+            "DISAGREEMENT on {} ({}): {}",
+            d.puzzle,
+            d.symmetry.as_deref().unwrap_or("none"),
+            d.message
+        ));
+        if !d.message.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    Ok(text)
+}
+
+/// The exit code of a finished bench.
+pub(super) fn exit_code(result: &crate::bench::Bench) -> u8 {
+    if !result.disagreements.is_empty() || result.stopped {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
+    }
 }
 
 /// `--generate SIZE,MOTIFS,COUNT,SEED`.
@@ -138,7 +221,8 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     } else {
         args.symmetry.clone()
     };
-    let plan = bench::Plan {
+    let shard = args.shard.map(|s| s.resolve()).transpose()?;
+    let mut plan = bench::Plan {
         puzzles: &puzzles,
         solvers: &solvers,
         symmetries: &symmetries,
@@ -150,7 +234,32 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             stop: stop.clone(),
             ..SolveOptions::default()
         },
+        groups: None,
     };
+    let shard_meta = shard.map(|s| {
+        plan.groups = Some(s.owned(&plan.group_estimates()));
+        let names: Vec<String> = solvers
+            .iter()
+            .map(|v| format!("{}:{}", v.name(), v.model_name()))
+            .collect();
+        let sym: Vec<String> = symmetries.iter().map(|y| y.name()).collect();
+        bench::ShardMeta {
+            format: bench::ShardMeta::FORMAT.into(),
+            index: s.index,
+            count: s.count,
+            fingerprint: bench::batch_fingerprint(&puzzles),
+            options: format!(
+                "solvers={} symmetry={} equivalence={} repeat={} time_limit={:?} threads={}",
+                names.join(","),
+                sym.join(";"),
+                args.equivalence.name(),
+                args.repeat,
+                args.time_limit,
+                args.threads
+            ),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    });
     let total = plan.total();
     let terminal = std::io::stderr().is_terminal();
     let bar = terminal.then(|| {
@@ -182,59 +291,28 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         bar.finish_and_clear();
     }
     let result = result?;
-    if let Some(path) = &args.csv {
-        write_file(path, crate::render::bench::csv(&result.runs).as_bytes())?;
+    if let Some(meta) = shard_meta {
+        let out = crate::bench::ShardOutput {
+            shard: meta,
+            puzzles: puzzles.iter().map(|(l, _)| l.clone()).collect(),
+            bench: result,
+        };
+        let mut text = serde_json::to_string_pretty(&out).expect("serializable");
+        text.push('\n');
+        print(&text)?;
+        return Ok(if out.bench.stopped {
+            exit::INCOMPLETE
+        } else {
+            exit::OK
+        });
     }
-    if let Some(path) = &args.json {
-        write_file(
-            path,
-            crate::render::bench::json_lines(&result.runs).as_bytes(),
-        )?;
-    }
-    if let Some(path) = &args.plot {
-        let labels: Vec<&str> = puzzles.iter().map(|(l, _)| l.as_str()).collect();
-        let series = bench::time_series(&labels, &result.runs);
-        let svg = crate::render::plot::time_per_puzzle(
-            "scramble bench: wall time per puzzle",
-            puzzles.len(),
-            &series,
-        );
-        write_file(path, svg.as_bytes())?;
-    }
-    let summary = bench::summary(&result.runs);
-    let mut text = format!(
-        "{} puzzles, {} runs in {}\n",
-        puzzles.len(),
-        result.runs.len(),
-        crate::render::bench::seconds(result.wall_time_s)
-    );
-    text.push_str(&crate::render::bench::summary_text(&summary));
-    for k in &result.skipped {
-        let by = k
-            .solver
-            .as_ref()
-            .map(|s| format!(" (solver {s})"))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "skipped {} with {}{by}: {}\n",
-            k.puzzle, k.symmetry, k.reason
-        ));
-    }
-    for d in &result.disagreements {
-        text.push_str(&format!(
-            "DISAGREEMENT on {} ({}): {}",
-            d.puzzle,
-            d.symmetry.as_deref().unwrap_or("none"),
-            d.message
-        ));
-        if !d.message.ends_with('\n') {
-            text.push('\n');
-        }
-    }
+    let labels: Vec<&str> = puzzles.iter().map(|(l, _)| l.as_str()).collect();
+    let files = Files {
+        csv: args.csv.as_deref(),
+        json: args.json.as_deref(),
+        plot: args.plot.as_deref(),
+    };
+    let text = finish(&files, &labels, &result)?;
     print(&text)?;
-    Ok(if !result.disagreements.is_empty() || result.stopped {
-        exit::INCOMPLETE
-    } else {
-        exit::OK
-    })
+    Ok(exit_code(&result))
 }

@@ -8,6 +8,7 @@ mod compare;
 mod count;
 mod generate;
 mod graph;
+mod merge;
 mod render;
 mod solve;
 mod symmetry_report;
@@ -17,6 +18,7 @@ pub use compare::CompareArgs;
 pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
+pub use merge::MergeArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
 pub use symmetry_report::ReportArgs;
@@ -88,6 +90,10 @@ pub enum Command {
     /// Run puzzles x solvers x symmetry formulations, with progress, one row
     /// per run, a summary and a plot; exit 1 if two runs disagree.
     Bench(BenchArgs),
+    /// Join the outputs of sharded runs (`--shard I/N`, e.g. a Slurm job
+    /// array) into what one unsharded run prints; exit 1 if a shard is
+    /// missing or stopped early.
+    Merge(MergeArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -216,6 +222,36 @@ impl RunArgs {
     }
 }
 
+/// `--shard [I/N]`: a share given, or read from a Slurm array task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardArg {
+    Given(crate::solve::Shard),
+    /// `--shard` alone: `SLURM_ARRAY_TASK_ID` of `SLURM_ARRAY_TASK_COUNT`.
+    Slurm,
+}
+
+impl std::str::FromStr for ShardArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ShardArg, String> {
+        if s == "slurm" {
+            Ok(ShardArg::Slurm)
+        } else {
+            s.parse().map(ShardArg::Given)
+        }
+    }
+}
+
+impl ShardArg {
+    /// The shard, reading Slurm's variables if it was not given.
+    fn resolve(self) -> Result<crate::solve::Shard, CliError> {
+        match self {
+            ShardArg::Given(s) => Ok(s),
+            ShardArg::Slurm => crate::solve::Shard::from_slurm(|k| std::env::var(k).ok())
+                .map_err(|e| CliError::Usage(format!("--shard: {e}"))),
+        }
+    }
+}
+
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s
         .parse()
@@ -243,6 +279,8 @@ pub enum CliError {
     Runtime(#[from] RuntimeError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    Merge(#[from] crate::merge::MergeError),
 }
 
 impl CliError {
@@ -252,7 +290,8 @@ impl CliError {
             | CliError::Output { .. }
             | CliError::Usage(_)
             | CliError::Folder(_)
-            | CliError::Images(_) => exit::INPUT,
+            | CliError::Images(_)
+            | CliError::Merge(_) => exit::INPUT,
             CliError::Solve(
                 SolveError::Symmetry(_) | SolveError::TooLarge(_) | SolveError::Unsupported(_),
             ) => exit::INPUT,
@@ -275,6 +314,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Render(args) => render::run(&args),
         Command::Graph(args) => graph::run(&args, stop),
         Command::Bench(args) => bench::run(&args, stop),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

@@ -78,6 +78,35 @@ pub struct SolveArgs {
     pub max_pictures: usize,
     #[command(flatten)]
     pub pictures: PictureArgs,
+    /// Solve only share I of N (0-based) of the puzzle's work units, for a
+    /// cluster job array; `--shard` alone reads SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT. Needs --format json or jsonl; `scramble
+    /// merge` joins the shards' outputs (docs/distributed.md).
+    #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm")]
+    pub shard: Option<ShardArg>,
+}
+
+/// Why a shard cannot run with these options, if it cannot: its counts and
+/// lists must join exactly with the other shards'.
+fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
+    if args.format == Format::Text {
+        Some("a shard's output is read by `scramble merge`: add --format json or jsonl")
+    } else if args.limit.is_some() {
+        Some("--limit stops one run at N classes, which shards cannot share")
+    } else if args.out.is_some() {
+        Some("--out draws one run's solutions: draw the merged result instead")
+    } else if args.split.is_some() {
+        Some("a shard's work units are its split: leave out --split")
+    } else if !args.symmetry.is_none() || args.backtrack.full_tree {
+        Some(
+            "shards count classes that lie in one shard each: only with the solver's own \
+             turn reduction (no --symmetry, no --full-tree)",
+        )
+    } else if args.solver == SolverKind::Graph {
+        Some("the graph solver has no work units to share")
+    } else {
+        None
+    }
 }
 
 pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
@@ -89,6 +118,15 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                 .into(),
         ));
     }
+    let shard = match args.shard {
+        Some(a) => {
+            if let Some(why) = shard_conflict(args) {
+                return Err(CliError::Usage(format!("--shard: {why}")));
+            }
+            Some(a.resolve()?)
+        }
+        None => None,
+    };
     let puzzle = Puzzle::load(&args.puzzle)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     // Refuse a bad output folder or bad tile images before solving.
@@ -154,6 +192,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             Keep::Canonical
         },
         started: Some(started),
+        units: shard.map(|s| std::sync::Arc::new(crate::solve::Units::shard(s))),
         ..args.run.options(&stop)
     };
     // A write error of the JSON Lines stream (declared before the collector
@@ -187,6 +226,12 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             }
         });
     }
+    // A shard: the picture weight of its finished units.
+    let picture_weight = std::rc::Rc::new(std::cell::Cell::new(0u128));
+    if shard.is_some() {
+        let w = std::rc::Rc::clone(&picture_weight);
+        collector = collector.with_units(move |_, c| w.set(w.get() + c.picture_weight));
+    }
     let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, collector);
     if show_progress {
         eprint!("\r\x1b[K");
@@ -211,10 +256,36 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         result: &result,
         all: args.all,
     };
+    let meta = shard.map(|s| crate::solve::Meta {
+        format: crate::solve::Meta::FORMAT.into(),
+        index: s.index,
+        count: s.count,
+        fingerprint: puzzle.fingerprint(),
+        options: format!(
+            "solver={} model={} symmetry={} equivalence={} keep={:?} all={}",
+            result.solver,
+            result.model,
+            result.symmetry,
+            result.equivalence.name(),
+            options.keep,
+            args.all
+        ),
+        version: env!("CARGO_PKG_VERSION").into(),
+        keep: options.keep,
+        picture_weight: picture_weight.get(),
+        picture_divisor: crate::symmetry::labellings_per_picture(&puzzle)
+            .and_then(|l| l.checked_mul(4))
+            .unwrap_or(0),
+    });
+    let extra = crate::render::json::Extra {
+        shard: meta.as_ref(),
+        ..Default::default()
+    };
+    let head = crate::render::json::Head::of(&report);
     let text = match args.format {
         Format::Text => crate::render::text::render(&report),
-        Format::Json => crate::render::json::render(&report),
-        Format::Jsonl => crate::render::json::summary_line(&report),
+        Format::Json => crate::render::json::render_with(&head, &result, args.all, &extra),
+        Format::Jsonl => crate::render::json::summary_line(&head, &result, &extra),
     };
     let mut drawing_stopped = false;
     if let Some(dir) = &args.out {

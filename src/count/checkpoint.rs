@@ -61,7 +61,7 @@ impl Checkpoint {
         let fresh = File {
             format: FORMAT.into(),
             puzzle: puzzle.name.clone(),
-            fingerprint: fingerprint(puzzle),
+            fingerprint: puzzle.fingerprint(),
             search: search.into(),
             version: env!("CARGO_PKG_VERSION").into(),
             done: BTreeMap::new(),
@@ -152,28 +152,6 @@ impl Checkpoint {
         tmp.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
     }
-}
-
-/// FNV-1a over the board size and every tile's id and edges (motif names
-/// and halves), in hex: the same puzzle gives the same fingerprint on every
-/// machine and version.
-fn fingerprint(p: &Puzzle) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |s: &str| {
-        for b in s.bytes().chain([0xff]) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    eat(&p.n.to_string());
-    for t in &p.tiles {
-        eat(&t.id.to_string());
-        for e in t.edges {
-            eat(&p.motifs[e.motif as usize]);
-            eat(e.half.symbol());
-        }
-    }
-    format!("{h:016x}")
 }
 
 #[cfg(test)]

@@ -390,7 +390,7 @@ fn by_enumeration(
         skipped = done.len();
         earlier = c.borrow().counted();
         *total.borrow_mut() = earlier;
-        o.units = Some(Arc::new(done));
+        o.units = Some(Arc::new(solve::Units::done(done)));
         collector = collector.with_units(|unit, counts| {
             let mut t = total.borrow_mut();
             t.raw += counts.raw;

@@ -14,7 +14,7 @@
 //! subproblem's solutions go to the solution callback at once, so progress,
 //! Ctrl-C and time limits act between subproblems.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -74,6 +74,8 @@ pub(crate) const EAGER_CELLS: usize = 25;
 const POLL: Duration = Duration::from_millis(20);
 
 struct Job {
+    /// The work unit it belongs to (see `SolveOptions::units`; 0 without).
+    unit: usize,
     prefix: Vec<Placement>,
     /// The tile of the cell after the prefix lies in this inclusive range.
     range: Option<(i64, i64)>,
@@ -233,6 +235,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
     let mut queue: VecDeque<Job> = prefixes(puzzle, initial_depth)
         .into_iter()
         .map(|prefix| Job {
+            unit: 0,
             prefix,
             range: None,
             adaptive,
@@ -240,11 +243,38 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         .collect();
     let eager = matches!(options.split, Split::Auto)
         && puzzle.len() >= limits.eager_cells
-        && initial_depth == 0;
+        && initial_depth == 0
+        && options.units.is_none();
+    // Fixed work units: every unit a job of its own, split as usual; a
+    // unit is finished when every part of it is.
+    let mut outstanding: HashMap<usize, usize> = HashMap::new();
+    let mut unit_stats = None;
+    if let Some(units) = &options.units {
+        let level = unit_prefixes(puzzle);
+        let to_run = units.to_run(level.len(), |k| estimate(puzzle, &level[k]));
+        unit_stats = Some((
+            level.len() as u64,
+            to_run.iter().filter(|&&r| r).count() as u64,
+            level.first().map_or(0, |p| p.len()),
+        ));
+        queue = level
+            .into_iter()
+            .enumerate()
+            .filter(|&(k, _)| to_run[k])
+            .map(|(unit, prefix)| Job {
+                unit,
+                prefix,
+                range: None,
+                adaptive: true,
+            })
+            .collect();
+        outstanding = queue.iter().map(|j| (j.unit, 1)).collect();
+    }
     if eager {
         queue = split_job(
             puzzle,
             &Job {
+                unit: 0,
                 prefix: vec![],
                 range: None,
                 adaptive: true,
@@ -271,6 +301,9 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         subproblems_split: Some(0),
         max_split_depth: Some(initial_depth),
         workers: Some(threads),
+        units: unit_stats.map(|u| u.0),
+        units_run: unit_stats.map(|u| u.1),
+        unit_depth: unit_stats.map(|u| u.2),
         ..SolverStats::default()
     };
     let mut stop_reason: Option<StopReason> = None;
@@ -350,15 +383,31 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             // the collector keeps each once.
             for values in &r.solutions {
                 if let Some(cells) = model.decode(values) {
-                    callback.on_solution(&cells, expansion.stands());
+                    if options.units.is_some() {
+                        callback.on_solution_in(r.job.unit, &cells, expansion.stands());
+                    } else {
+                        callback.on_solution(&cells, expansion.stands());
+                    }
                 }
             }
+            // A unit is finished when each of its jobs ended or was split
+            // into parts that are.
+            let mut unit_left = |parts: usize| {
+                if let Some(left) = outstanding.get_mut(&r.job.unit) {
+                    *left = *left + parts - 1;
+                    if *left == 0 {
+                        outstanding.remove(&r.job.unit);
+                        callback.on_unit_done(r.job.unit);
+                    }
+                }
+            };
             if split {
                 *stats.subproblems_split.as_mut().unwrap() += 1;
                 // Later splits go straight to placements: on boards with many
                 // solutions (search, not presolve, dominates) range parts
                 // cost more than placements (crazy-sheep: 2.8 s against 1.1 s).
                 let parts = split_job(puzzle, &r.job, 0);
+                unit_left(parts.len());
                 let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
                 let m = stats.max_split_depth.as_mut().unwrap();
                 *m = (*m).max(depth);
@@ -372,7 +421,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                         incomplete = true;
                         stop_reason.get_or_insert(StopReason::PoolFull);
                     }
-                    Ended::Complete => {}
+                    Ended::Complete => unit_left(0),
                     Ended::Stopped if stop_reason.is_none() && deadline.is_some() => {
                         // CP-SAT's own limit (the time left) ended it, a
                         // moment before the coordinator saw the deadline.
@@ -439,6 +488,7 @@ fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                 let mut prefix = job.prefix.clone();
                 prefix.push(p);
                 Job {
+                    unit: job.unit,
                     prefix,
                     range: None,
                     adaptive: true,
@@ -464,6 +514,7 @@ fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
             let range = Some((tiles[start].0, tiles[end].0));
             start = end + 1;
             Job {
+                unit: job.unit,
                 prefix: job.prefix.clone(),
                 range,
                 adaptive: true,
@@ -472,22 +523,58 @@ fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
         .collect()
 }
 
-/// Every consistent assignment of the first `depth` cells (row-major).
-fn prefixes(puzzle: &Puzzle, depth: usize) -> Vec<Vec<Placement>> {
+/// Work units when they must not depend on the thread count: the
+/// consistent assignments of the first cells (row-major), at the first
+/// depth with at least this many.
+pub(crate) const UNITS: usize = 64;
+
+/// The prefixes of the work units: every consistent assignment of the
+/// first cells, deep enough for [`UNITS`] of them (fewer on a small or
+/// infeasible board).
+fn unit_prefixes(puzzle: &Puzzle) -> Vec<Vec<Placement>> {
     let mut level = vec![Vec::new()];
-    for _ in 0..depth {
-        level = level
-            .into_iter()
-            .flat_map(|prefix: Vec<Placement>| {
-                extensions(puzzle, &prefix).into_iter().map(move |p| {
-                    let mut next = prefix.clone();
-                    next.push(p);
-                    next
-                })
-            })
-            .collect();
+    let mut depth = 0;
+    while level.len() < UNITS && depth < puzzle.len() && !level.is_empty() {
+        depth += 1;
+        level = deeper(puzzle, level);
     }
     level
+}
+
+/// The estimated work of a unit: the consistent assignments two cells
+/// deeper than its prefix.
+fn estimate(puzzle: &Puzzle, prefix: &[Placement]) -> u64 {
+    if prefix.len() + 2 > puzzle.len() {
+        return 1;
+    }
+    let mut next = prefix.to_vec();
+    extensions(puzzle, prefix)
+        .into_iter()
+        .map(|p| {
+            next.truncate(prefix.len());
+            next.push(p);
+            extensions(puzzle, &next).len() as u64
+        })
+        .sum()
+}
+
+/// Every consistent assignment of the first `depth` cells (row-major).
+fn prefixes(puzzle: &Puzzle, depth: usize) -> Vec<Vec<Placement>> {
+    (0..depth).fold(vec![Vec::new()], |level, _| deeper(puzzle, level))
+}
+
+/// Each prefix extended by one cell in every consistent way.
+fn deeper(puzzle: &Puzzle, level: Vec<Vec<Placement>>) -> Vec<Vec<Placement>> {
+    level
+        .into_iter()
+        .flat_map(|prefix: Vec<Placement>| {
+            extensions(puzzle, &prefix).into_iter().map(move |p| {
+                let mut next = prefix.clone();
+                next.push(p);
+                next
+            })
+        })
+        .collect()
 }
 
 /// A CP-SAT domain (sorted closed intervals, flattened) cut to `[lo, hi]`.
@@ -677,6 +764,7 @@ mod tests {
                 },
             );
             let whole = Job {
+                unit: 0,
                 prefix: vec![],
                 range: None,
                 adaptive: true,

@@ -77,19 +77,22 @@ impl CpSat {
 /// (`keep`, under `equivalence`, up to `limit`) can take pictures, else one board turn per
 /// class (`center` or `anchor`). Returns the model and how each solution it
 /// finds stands for others.
+///
+/// `pictures`: whether the caller can take picture classes (see
+/// [`takes_pictures`]).
 pub(crate) fn model_for(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,
     full_tree: bool,
-    (keep, equivalence, limit): (Keep, Equivalence, Option<usize>),
+    pictures: bool,
     budget: &Budget,
 ) -> Result<(Model, Expansion), BuildError> {
     let mut m = model::build(encoding.0, puzzle, budget)?;
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
-    } else if keep.search_pictures(equivalence, limit, labellings_per_picture(puzzle)) {
+    } else if pictures {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
     } else {
@@ -97,6 +100,23 @@ pub(crate) fn model_for(
         Expansion::Turns
     };
     Ok((m, expansion))
+}
+
+/// Whether a solve with these options can take picture classes: what it
+/// keeps (under its equivalence, up to its limit) can, and it is not cut
+/// into work units (whose counts must add up over labelled boards).
+fn takes_pictures(puzzle: &Puzzle, options: &SolveOptions) -> bool {
+    options.units.is_none()
+        && options.keep.search_pictures(
+            options.equivalence,
+            options.limit,
+            labellings_per_picture(puzzle),
+        )
+}
+
+/// [`takes_pictures`] for a solve that keeps every labelled board.
+fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
+    Keep::All.search_pictures(Equivalence::Rotation, None, labellings_per_picture(puzzle))
 }
 
 impl Solver for CpSat {
@@ -115,7 +135,7 @@ impl Solver for CpSat {
             self.encoding,
             symmetry,
             self.full_tree,
-            (Keep::All, Equivalence::Rotation, None),
+            every_board_takes_pictures(puzzle),
             &Budget::unlimited(),
         );
         built.ok().map(|(m, _)| m.size())
@@ -126,11 +146,6 @@ impl Solver for CpSat {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
-        if options.units.is_some() {
-            return Err(SolveError::Unsupported(
-                "work units with checkpoints are the backtracking solver's only".into(),
-            ));
-        }
         let start = Instant::now();
         let deadline = options.deadline(start);
         let stopped = || options.stop.is_stopped();
@@ -143,7 +158,7 @@ impl Solver for CpSat {
             self.encoding,
             &options.symmetry,
             self.full_tree,
-            (options.keep, options.equivalence, options.limit),
+            takes_pictures(puzzle, options),
             &budget,
         );
         let (model, expansion) = match built {
@@ -350,13 +365,12 @@ pub(crate) fn model_text(
     symmetry: &Symmetry,
     full_tree: bool,
 ) -> Result<String, BuildError> {
-    let keep = (Keep::All, Equivalence::Rotation, None);
     let (model, _) = model_for(
         puzzle,
         encoding,
         symmetry,
         full_tree,
-        keep,
+        every_board_takes_pictures(puzzle),
         &Budget::unlimited(),
     )?;
     Ok(text::cp_model(&to_proto(&model, &puzzle.name)))

@@ -5,7 +5,37 @@ use serde::Serialize;
 
 use super::Report;
 use crate::board::Solution;
-use crate::solve::{Keep, Outcome, SolverStats, StopReason};
+use crate::solve::{Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
+
+/// What the report says of the puzzle.
+pub(crate) struct Head<'a> {
+    /// The puzzle path as the user gave it.
+    pub path: &'a str,
+    pub title: Option<&'a str>,
+    pub board: usize,
+    pub tiles: usize,
+}
+
+impl<'a> Head<'a> {
+    pub(crate) fn of(r: &'a Report<'_>) -> Head<'a> {
+        Head {
+            path: r.path,
+            title: r.puzzle.title.as_deref(),
+            board: r.puzzle.n,
+            tiles: r.puzzle.len(),
+        }
+    }
+}
+
+/// What a shard's output, or a merge of shards, adds to the report.
+#[derive(Default)]
+pub(crate) struct Extra<'a> {
+    /// A shard's own output: which share it is.
+    pub shard: Option<&'a Meta>,
+    /// A merge: the shards it lacks, and those that stopped early.
+    pub shards_missing: &'a [usize],
+    pub shards_incomplete: &'a [usize],
+}
 
 #[derive(Serialize)]
 struct Json<'a> {
@@ -42,19 +72,32 @@ struct Json<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_first_s: Option<f64>,
     solver_stats: &'a SolverStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<&'a Meta>,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    shards_missing: &'a [usize],
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    shards_incomplete: &'a [usize],
 }
 
 /// One JSON object (pretty-printed, newline-terminated).
 pub fn render(r: &Report<'_>) -> String {
-    let mut s = serde_json::to_string_pretty(&object(r, None)).expect("serializable");
+    render_with(&Head::of(r), r.result, r.all, &Extra::default())
+}
+
+/// [`render`] from its parts, with what a shard or a merge adds.
+pub(crate) fn render_with(head: &Head, res: &SolveResult, all: bool, extra: &Extra) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&object(head, res, all, extra, None)).expect("serializable");
     s.push('\n');
     s
 }
 
 /// The report as one line of JSON Lines, `"type": "summary"`, without the
 /// solutions (they were streamed before it).
-pub(crate) fn summary_line(r: &Report<'_>) -> String {
-    let mut s = serde_json::to_string(&object(r, Some("summary"))).expect("serializable");
+pub(crate) fn summary_line(head: &Head, res: &SolveResult, extra: &Extra) -> String {
+    let mut s = serde_json::to_string(&object(head, res, false, extra, Some("summary")))
+        .expect("serializable");
     s.push('\n');
     s
 }
@@ -79,8 +122,13 @@ pub(crate) fn solution_line(k: u64, s: &Solution) -> String {
     out
 }
 
-fn object<'a>(r: &'a Report<'_>, kind: Option<&'static str>) -> Json<'a> {
-    let res = r.result;
+fn object<'a>(
+    head: &Head<'a>,
+    res: &'a SolveResult,
+    all: bool,
+    extra: &Extra<'a>,
+    kind: Option<&'static str>,
+) -> Json<'a> {
     let (outcome, stopped_by, error) = match &res.outcome {
         Outcome::Complete => ("complete", None, None),
         Outcome::Infeasible => ("infeasible", None, None),
@@ -89,10 +137,10 @@ fn object<'a>(r: &'a Report<'_>, kind: Option<&'static str>) -> Json<'a> {
     };
     Json {
         kind,
-        puzzle: r.path,
-        title: r.puzzle.title.as_deref(),
-        board: r.puzzle.n,
-        tiles: r.puzzle.len(),
+        puzzle: head.path,
+        title: head.title,
+        board: head.board,
+        tiles: head.tiles,
         solver: &res.solver,
         solver_version: &res.solver_version,
         model: &res.model,
@@ -108,9 +156,12 @@ fn object<'a>(r: &'a Report<'_>, kind: Option<&'static str>) -> Json<'a> {
         pictures_count: res.counts.pictures,
         solutions: (matches!(res.keep, Keep::All | Keep::Canonical) && kind.is_none())
             .then(|| res.canonical()),
-        raw_solutions: r.all.then_some(res.raw.as_slice()),
+        raw_solutions: all.then_some(res.raw.as_slice()),
         wall_time_s: res.wall_time.as_secs_f64(),
         time_to_first_s: res.time_to_first.map(|d| d.as_secs_f64()),
         solver_stats: &res.stats,
+        shard: extra.shard,
+        shards_missing: extra.shards_missing,
+        shards_incomplete: extra.shards_incomplete,
     }
 }

@@ -7,12 +7,13 @@
 
 mod collector;
 mod compact;
+mod shard;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::board::{Placement, Solution, VerifyError};
@@ -20,6 +21,7 @@ use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
+pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 
 /// What one reported board stands for. A solver uses one kind per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +42,8 @@ pub enum Stands {
 const MAX_EXPANSION: u128 = 4096;
 
 /// What the collector keeps of a run besides the exact counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Keep {
     /// Every labelled solution, class and picture class (sorted lists).
     #[default]
@@ -167,10 +170,11 @@ pub struct SolveOptions {
     /// What the collector keeps besides the counts.
     pub keep: Keep,
     /// Cut the search into a fixed list of work units that does not depend
-    /// on the thread count, skip the units in this set (finished in an
-    /// earlier run), and report each board's unit and each finished unit
-    /// (for checkpoints). The backtracker only.
-    pub units: Option<Arc<std::collections::BTreeSet<usize>>>,
+    /// on the thread count, run only those [`Units`] asks for (not finished
+    /// in an earlier run, owned by this shard), and report each board's
+    /// unit and each finished unit (for checkpoints and shards). The
+    /// solver then reports labelled boards or their turns, never pictures.
+    pub units: Option<Arc<Units>>,
 }
 
 impl Default for SolveOptions {
@@ -198,7 +202,7 @@ impl SolveOptions {
 }
 
 /// Why a search ended before it was complete.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     TimeLimit,
@@ -207,6 +211,8 @@ pub enum StopReason {
     PoolFull,
     /// `--limit`: as many classes as asked for were found.
     Limit,
+    /// `merge`: some shards are missing or stopped early.
+    Shards,
 }
 
 impl std::fmt::Display for StopReason {
@@ -216,6 +222,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::PoolFull => "solution pool full (use --split auto)",
             StopReason::Limit => "limit of solutions reached",
+            StopReason::Shards => "shards missing or incomplete",
         })
     }
 }
@@ -232,7 +239,7 @@ pub enum RunStatus {
 }
 
 /// Statistics a backend reports; fields a backend does not have stay `None`.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolverStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branches: Option<u64>,
@@ -259,6 +266,14 @@ pub struct SolverStats {
     pub nodes_per_depth: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_per_second: Option<f64>,
+    /// With work units (`SolveOptions::units`): how many in all, how many
+    /// this run searched, and how many cells each fixes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units_run: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_depth: Option<usize>,
 }
 
 /// What a backend returns after enumerating.

@@ -1,0 +1,108 @@
+//! `scramble merge`: join the outputs of sharded runs into what one
+//! unsharded run prints (docs/distributed.md).
+
+use super::*;
+use crate::merge::{self, BenchMerged, Format, Merged};
+use crate::render::json::{Extra, Head};
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard outputs, one file per shard: of `solve --shard I/N
+    /// --format json|jsonl`, or of `bench --shard I/N`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Bench shards: write one CSV row per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Bench shards: write one JSON object per line per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Bench shards: write the SVG plot of time per puzzle to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
+    let m = match merge::merge(&args.files)? {
+        Merged::Solve(m) => m,
+        Merged::Bench(b) => return run_bench(args, &b),
+    };
+    if args.csv.is_some() || args.json.is_some() || args.plot.is_some() {
+        return Err(CliError::Usage(
+            "--csv, --json and --plot are for bench shards; these are solve shards".into(),
+        ));
+    }
+    let head = Head {
+        path: &m.puzzle,
+        title: m.title.as_deref(),
+        board: m.board,
+        tiles: m.tiles,
+    };
+    let extra = Extra {
+        shard: None,
+        shards_missing: &m.missing,
+        shards_incomplete: &m.incomplete,
+    };
+    let text = match m.format {
+        Format::Json => crate::render::json::render_with(&head, &m.result, m.all, &extra),
+        Format::Jsonl => {
+            let mut out = String::new();
+            for (k, s) in m.result.canonical().iter().enumerate() {
+                out.push_str(&crate::render::json::solution_line(k as u64 + 1, s));
+            }
+            out.push_str(&crate::render::json::summary_line(&head, &m.result, &extra));
+            out
+        }
+    };
+    print(&text)?;
+    if !m.missing.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
+            list(&m.missing)
+        );
+    }
+    if !m.incomplete.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} stopped early (run them again)",
+            list(&m.incomplete)
+        );
+    }
+    Ok(match &m.result.outcome {
+        Outcome::Complete | Outcome::Infeasible => exit::OK,
+        Outcome::Invalid(_) => exit::SOLVER,
+        Outcome::Incomplete(_) => exit::INCOMPLETE,
+    })
+}
+
+/// Bench shards: the text, files and exit code of one unsharded bench.
+fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
+    let labels: Vec<&str> = m.puzzles.iter().map(String::as_str).collect();
+    let files = super::bench::Files {
+        csv: args.csv.as_deref(),
+        json: args.json.as_deref(),
+        plot: args.plot.as_deref(),
+    };
+    let text = super::bench::finish(&files, &labels, &m.bench)?;
+    print(&text)?;
+    if !m.missing.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
+            list(&m.missing)
+        );
+    }
+    if !m.stopped.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} stopped early (run them again)",
+            list(&m.stopped)
+        );
+    }
+    Ok(super::bench::exit_code(&m.bench))
+}
+
+/// Shard numbers, comma-separated.
+fn list(v: &[usize]) -> String {
+    v.iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
