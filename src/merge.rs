@@ -457,8 +457,9 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
             .max()
             .unwrap_or(0)
     };
+    // Streamed classes are listed too: the merge prints them as lines.
     let (classes_list, pictures_list) = match (meta.keep, equivalence) {
-        (Keep::Count | Keep::Stream, _) => (Vec::new(), Vec::new()),
+        (Keep::Count, _) => (Vec::new(), Vec::new()),
         (_, Equivalence::Rotation) => (shown, Vec::new()),
         (_, Equivalence::Picture) => (Vec::new(), shown),
     };

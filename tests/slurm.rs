@@ -37,7 +37,10 @@ fn script(name: &str) -> PathBuf {
 
 /// PATH with the daemons' folder.
 fn path() -> String {
-    format!("{}:/usr/sbin:/sbin", std::env::var("PATH").unwrap_or_default())
+    format!(
+        "{}:/usr/sbin:/sbin",
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 /// Start a cluster, or say why not (and skip, unless skipping is refused).
@@ -135,7 +138,11 @@ fn same(a: &Value, b: &Value, what: &str) {
                 let t = v.map(|v| v.to_string()).unwrap_or("(none)".into());
                 t.chars().take(300).collect::<String>()
             };
-            format!("{k}: merged {} | one run {}", show(a.get(k)), show(b.get(k)))
+            format!(
+                "{k}: merged {} | one run {}",
+                show(a.get(k)),
+                show(b.get(k))
+            )
         })
         .collect();
     assert!(differ.is_empty(), "{what}: {}", differ.join("\n"));
@@ -150,8 +157,8 @@ fn mask_times(text: &str) -> String {
             let t: Vec<&str> = l.split_whitespace().collect();
             let mut out = Vec::new();
             for (k, w) in t.iter().enumerate() {
-                let timed = w.parse::<f64>().is_ok()
-                    && t.get(k + 1).is_some_and(|u| units.contains(u));
+                let timed =
+                    w.parse::<f64>().is_ok() && t.get(k + 1).is_some_and(|u| units.contains(u));
                 out.push(if timed { "T" } else { w });
             }
             out.join(" ")
@@ -234,7 +241,11 @@ fn slurm_arrays_merge_to_the_unsharded_run() {
     .map(String::from)
     .to_vec();
     let out = work.path().join("bench");
-    let mut args = vec!["bench".to_string(), "4".into(), out.to_str().unwrap().into()];
+    let mut args = vec![
+        "bench".to_string(),
+        "4".into(),
+        out.to_str().unwrap().into(),
+    ];
     args.extend(bench_args.iter().cloned());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(submit(&c, &args), 0, "the bench merge job failed");
