@@ -263,7 +263,7 @@ fn missing_and_mismatched_shards_are_named() {
     assert!(err.contains("other options"), "{err}");
     let plain = dir.path().join("plain.json");
     std::fs::write(&plain, one(seed, &args)).unwrap();
-    let (_, code, err) = merge(&[plain.clone()]);
+    let (_, code, err) = merge(std::slice::from_ref(&plain));
     assert_eq!(code, 2);
     assert!(err.contains("plain.json") && err.contains("not the output of a shard"));
     let cut = dir.path().join("cut.json");
