@@ -64,8 +64,15 @@ impl Shard {
             );
         };
         let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-        if num("SLURM_ARRAY_TASK_STEP")?.is_some_and(|s| s != 1) {
-            return Err("the Slurm array has a step other than 1: use --array=A-B".into());
+        let max = num("SLURM_ARRAY_TASK_MAX")?;
+        if num("SLURM_ARRAY_TASK_STEP")?.is_some_and(|s| s != 1)
+            || max.is_some_and(|m| m.checked_sub(min) != count.checked_sub(1))
+        {
+            return Err(format!(
+                "the Slurm array is not a contiguous range A-B ({count} tasks from {min} to \
+                 {}): give --shard I/N",
+                max.map_or("?".into(), |m| m.to_string())
+            ));
         }
         id.checked_sub(min)
             .and_then(|i| Shard::new(i, count))
@@ -227,6 +234,18 @@ mod tests {
             ("SLURM_ARRAY_TASK_STEP", "2"),
         ];
         assert!(Shard::from_slurm(env(&step)).is_err());
+        // --array=2,5: two tasks, not a range.
+        let list = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "2"),
+            ("SLURM_ARRAY_TASK_MAX", "5"),
+        ];
+        assert!(
+            Shard::from_slurm(env(&list))
+                .unwrap_err()
+                .contains("contiguous")
+        );
     }
 
     #[test]
