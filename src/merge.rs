@@ -15,6 +15,7 @@ use thiserror::Error;
 
 use crate::bench::{Bench, GroupSpan, ShardMeta, ShardOutput};
 use crate::board::Solution;
+use crate::count::{CountReport, MethodResult, ShardCount, Status as CountStatus};
 use crate::solve::{Counts, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
 use crate::symmetry::Equivalence;
 
@@ -74,6 +75,7 @@ struct Input {
 pub enum Merged {
     Solve(Box<SolveMerged>),
     Bench(BenchMerged),
+    Count(Box<CountReport>),
 }
 
 /// The merged report of a sharded solve and how to print it.
@@ -185,13 +187,161 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
         path: first.clone(),
         message: format!("cannot read: {e}"),
     })?;
-    let bench = serde_json::from_str::<serde_json::Value>(&text)
-        .is_ok_and(|v| v.get("bench").is_some() && v.get("shard").is_some());
-    if bench {
+    let v = serde_json::from_str::<serde_json::Value>(&text).ok();
+    let has = |k: &str| v.as_ref().is_some_and(|v| v.get(k).is_some());
+    if has("bench") && has("shard") {
         merge_bench(paths).map(Merged::Bench)
+    } else if has("methods") && has("shard") {
+        merge_count(paths).map(|c| Merged::Count(Box::new(c)))
     } else {
         merge_solve(paths).map(|m| Merged::Solve(Box::new(m)))
     }
+}
+
+/// Merge the reports of a sharded count (`count --shard`): the enumeration's
+/// counts summed, picture classes from the picture weights, the nodes above
+/// the units counted once.
+fn merge_count(paths: &[PathBuf]) -> Result<CountReport, MergeError> {
+    let mut shards: Vec<(PathBuf, CountReport, ShardCount)> = Vec::new();
+    for p in paths {
+        let err = |message: String| MergeError::File {
+            path: p.clone(),
+            message,
+        };
+        let text = std::fs::read_to_string(p).map_err(|e| err(format!("cannot read: {e}")))?;
+        let mut r: CountReport = serde_json::from_str(&text).map_err(|e| {
+            err(format!(
+                "not the report of a count shard (scramble count --shard I/N --format json): {e}"
+            ))
+        })?;
+        let s = r
+            .shard
+            .take()
+            .ok_or_else(|| err("not the report of a count shard".into()))?;
+        if s.meta.format != Meta::FORMAT || r.methods.len() != 1 {
+            return Err(err("not the report of a count shard".into()));
+        }
+        shards.push((p.clone(), r, s));
+    }
+    let count = shards[0].2.meta.count;
+    let mut seen: Vec<Option<&Path>> = vec![None; count];
+    for (path, _, s) in &shards {
+        let f = &shards[0].2.meta;
+        let m = &s.meta;
+        let what = if m.fingerprint != f.fingerprint {
+            Some("another puzzle".to_string())
+        } else if m.count != f.count {
+            Some(format!(
+                "another shard count ({} against {})",
+                m.count, f.count
+            ))
+        } else if m.version != f.version || m.options != f.options {
+            Some(format!(
+                "another version ({} against {})",
+                m.version, f.version
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(MergeError::Mismatch(format!(
+                "{} and {} are shards of different counts: {what}",
+                shards[0].0.display(),
+                path.display()
+            )));
+        }
+        claim(&mut seen, path, m.index, count)?;
+    }
+    let missing: Vec<usize> = (0..count).filter(|&k| seen[k].is_none()).collect();
+    let incomplete: Vec<usize> = shards
+        .iter()
+        .filter(|(_, r, _)| r.methods[0].status != CountStatus::Complete)
+        .map(|(_, _, s)| s.meta.index)
+        .collect();
+    let complete = missing.is_empty() && incomplete.is_empty();
+    let found = |f: fn(&Counts) -> u128| -> u128 {
+        shards
+            .iter()
+            .filter_map(|(_, r, _)| r.methods[0].counts.as_ref())
+            .map(f)
+            .sum()
+    };
+    let (raw, classes) = (found(|c| c.raw), found(|c| c.classes));
+    let weight: u128 = shards.iter().map(|(_, _, s)| s.meta.picture_weight).sum();
+    let divisor = shards[0].2.meta.picture_divisor;
+    let pictures = if complete && divisor > 0 {
+        weight / divisor
+    } else {
+        // Stopped early: the picture classes some shard found, at least.
+        shards
+            .iter()
+            .filter_map(|(_, r, _)| r.methods[0].counts.map(|c| c.pictures))
+            .max()
+            .unwrap_or(0)
+    };
+    let nodes: Option<u64> = {
+        let all: Vec<(u64, u64)> = shards
+            .iter()
+            .filter_map(|(_, r, s)| r.methods[0].nodes.map(|n| (n, s.prefix_nodes)))
+            .collect();
+        (!all.is_empty()).then(|| {
+            let above = all[0].1;
+            all.iter().map(|(n, p)| n - p).sum::<u64>() + above
+        })
+    };
+    let first = &shards[0].1;
+    let mut message = Vec::new();
+    if !missing.is_empty() {
+        message.push(format!("shards {} missing", list(&missing)));
+    }
+    if !incomplete.is_empty() {
+        message.push(format!("shards {} stopped early", list(&incomplete)));
+    }
+    let failed = shards
+        .iter()
+        .find(|(_, r, _)| r.methods[0].status == CountStatus::Failed);
+    let method = MethodResult {
+        status: match failed {
+            Some(_) => CountStatus::Failed,
+            None if complete => CountStatus::Complete,
+            None => CountStatus::Stopped,
+        },
+        message: match failed {
+            Some((_, r, _)) => r.methods[0].message.clone(),
+            None => (!message.is_empty()).then(|| message.join("; ")),
+        },
+        counts: Some(Counts {
+            raw,
+            classes,
+            pictures,
+        }),
+        nodes,
+        time_s: shards
+            .iter()
+            .map(|(_, r, _)| r.methods[0].time_s)
+            .fold(0.0, f64::max),
+        ..first.methods[0].clone()
+    };
+    let methods = vec![method];
+    let (counts, agreed_by, disagreement) = crate::count::agree(&methods);
+    Ok(CountReport {
+        methods,
+        counts,
+        agreed_by,
+        disagreement,
+        shard: None,
+        shards_missing: missing,
+        shards_incomplete: incomplete,
+        ..first.clone()
+    })
+}
+
+/// Shard numbers, comma-separated.
+pub fn list(v: &[usize]) -> String {
+    v.iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The merged bench: its rows in grid order, as one run would give them.

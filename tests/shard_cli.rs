@@ -406,3 +406,68 @@ fn bench_shards_merge_to_one_bench() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("shards 0 missing"));
 }
+
+/// `count --shard`: the enumeration's counts, merged, equal one count's
+/// on the corpus (and the known counts); the nodes too where both search
+/// labelled boards.
+#[test]
+fn count_shards_merge_to_one_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let strip = |text: &str, nodes: bool| -> Value {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        for m in v["methods"].as_array_mut().unwrap() {
+            let m = m.as_object_mut().unwrap();
+            m.remove("time_s");
+            if !nodes {
+                m.remove("nodes");
+            }
+        }
+        v
+    };
+    for (puzzle, want) in corpus_files() {
+        let args = [
+            "--method",
+            "enumerate",
+            "--format",
+            "json",
+            "--threads",
+            "1",
+        ];
+        let files: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let out = common::cmd()
+                    .args(["count", &puzzle])
+                    .args(args)
+                    .args(["--shard", &format!("{i}/3")])
+                    .output()
+                    .unwrap();
+                let path = dir.path().join(format!("c{i}.json"));
+                std::fs::write(&path, common::stdout_ok(&out)).unwrap();
+                path
+            })
+            .collect();
+        let (merged, code, err) = merge(&files);
+        assert_eq!(code, 0, "{puzzle}: {err}");
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        let got = ["raw", "classes", "pictures"].map(|k| v["counts"][k].as_u64().unwrap());
+        assert_eq!(got, want, "{puzzle}");
+        let out = common::cmd()
+            .args(["count", &puzzle])
+            .args(args)
+            .output()
+            .unwrap();
+        let nodes = !searches_kinds(&puzzle);
+        assert_eq!(
+            strip(&merged, nodes),
+            strip(&common::stdout_ok(&out), nodes),
+            "{puzzle}"
+        );
+        // A missing shard: no exact count, exit 1, named.
+        let (merged, code, _) = merge(&files[..2]);
+        assert_eq!(code, 1, "{puzzle}");
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(v["shards_missing"], serde_json::json!([2]));
+        assert_eq!(v["methods"][0]["status"], "stopped");
+        assert!(v.get("counts").is_none());
+    }
+}

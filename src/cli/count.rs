@@ -47,6 +47,13 @@ pub struct CountArgs {
     /// count resumes where it was.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// Count only share I of N (0-based) of the enumeration's work units
+    /// (enumerate only, JSON), for a cluster job array; `--shard` alone
+    /// reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT. `scramble
+    /// merge` joins the shards' reports.
+    #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm",
+          conflicts_with = "checkpoint")]
+    pub shard: Option<ShardArg>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -56,6 +63,23 @@ pub enum CountFormat {
 }
 
 pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
+    let shard = match args.shard {
+        Some(a) => {
+            if args.methods.iter().any(|&m| m != Method::Enumerate) {
+                return Err(CliError::Usage(
+                    "--shard: only --method enumerate is cut into work units".into(),
+                ));
+            }
+            if args.format != CountFormat::Json {
+                return Err(CliError::Usage(
+                    "--shard: a shard's report is read by `scramble merge`: add --format json"
+                        .into(),
+                ));
+            }
+            Some(a.resolve()?)
+        }
+        None => None,
+    };
     let puzzle = Puzzle::load(&args.puzzle)?;
     let mut methods: Vec<Method> = Vec::new();
     for &m in &args.methods {
@@ -88,8 +112,12 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         probes: args.probes,
         seed: args.seed,
         checkpoint: args.checkpoint.clone(),
+        shard: None,
     };
-    let report = count::count(&puzzle, &options);
+    let report = match shard {
+        Some(s) => count::count_shard(&puzzle, s, &options),
+        None => count::count(&puzzle, &options),
+    };
     let text = match args.format {
         CountFormat::Text => crate::render::count::text(&report, args.equivalence),
         CountFormat::Json => {
@@ -97,14 +125,17 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         }
     };
     print(&text)?;
+    Ok(exit_code(&report))
+}
+
+/// The exit code of a count report (of one run or merged shards).
+pub(super) fn exit_code(report: &crate::count::CountReport) -> u8 {
     if let Some(d) = &report.disagreement {
         eprintln!("disagreement on {}: {d}", report.puzzle);
     }
-    Ok(
-        if report.counts.is_some() && report.disagreement.is_none() {
-            exit::OK
-        } else {
-            exit::INCOMPLETE
-        },
-    )
+    if report.counts.is_some() && report.disagreement.is_none() {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }
 }

@@ -2,7 +2,7 @@
 //! unsharded run prints (docs/distributed.md).
 
 use super::*;
-use crate::merge::{self, BenchMerged, Format, Merged};
+use crate::merge::{self, BenchMerged, Format, Merged, list};
 use crate::render::json::{Extra, Head};
 
 #[derive(Debug, Args)]
@@ -23,15 +23,19 @@ pub struct MergeArgs {
 }
 
 pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
-    let m = match merge::merge(&args.files)? {
-        Merged::Solve(m) => m,
-        Merged::Bench(b) => return run_bench(args, &b),
-    };
-    if args.csv.is_some() || args.json.is_some() || args.plot.is_some() {
+    let merged = merge::merge(&args.files)?;
+    if !matches!(merged, Merged::Bench(_))
+        && (args.csv.is_some() || args.json.is_some() || args.plot.is_some())
+    {
         return Err(CliError::Usage(
-            "--csv, --json and --plot are for bench shards; these are solve shards".into(),
+            "--csv, --json and --plot are for bench shards; these are solve or count shards".into(),
         ));
     }
+    let m = match merged {
+        Merged::Solve(m) => m,
+        Merged::Bench(b) => return run_bench(args, &b),
+        Merged::Count(c) => return run_count(&c),
+    };
     let head = Head {
         path: &m.puzzle,
         title: m.title.as_deref(),
@@ -99,10 +103,22 @@ fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
     Ok(super::bench::exit_code(&m.bench))
 }
 
-/// Shard numbers, comma-separated.
-fn list(v: &[usize]) -> String {
-    v.iter()
-        .map(|k| k.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Count shards: the JSON report of one unsharded `count --method
+/// enumerate`.
+fn run_count(report: &crate::count::CountReport) -> Result<u8, CliError> {
+    let text = serde_json::to_string_pretty(report).expect("a report serializes") + "\n";
+    print(&text)?;
+    if !report.shards_missing.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
+            list(&report.shards_missing)
+        );
+    }
+    if !report.shards_incomplete.is_empty() {
+        eprintln!(
+            "merge: INCOMPLETE: shards {} stopped early (run them again)",
+            list(&report.shards_incomplete)
+        );
+    }
+    Ok(super::count::exit_code(report))
 }

@@ -7,14 +7,14 @@
 //! depth; the mean over probes converges to it, with the standard error
 //! the sample's.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::generate::Rng;
 
 use super::dp::Programme;
 
 /// An estimate of a count, from independent probes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     pub mean: f64,
     /// The standard error of the mean.

@@ -22,13 +22,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::backtrack::Backtrack;
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Collector, Counts, Keep, Outcome, SolveOptions, Solver, StopToken, UnitCounts,
+    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, Solver, StopToken,
+    UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 
@@ -37,7 +38,7 @@ pub use estimate::Estimate;
 use dp::{DpError, Limits, Programme, pictures_fixed_by};
 
 /// A way of counting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// The dynamic programme over the board with Burnside's lemma.
@@ -77,6 +78,8 @@ pub struct CountOptions {
     /// enumerate: record finished work units here, and skip those it
     /// already holds.
     pub checkpoint: Option<PathBuf>,
+    /// enumerate: count only this shard's work units.
+    pub shard: Option<Shard>,
 }
 
 impl Default for CountOptions {
@@ -91,6 +94,7 @@ impl Default for CountOptions {
             probes: 100_000,
             seed: 1,
             checkpoint: None,
+            shard: None,
         }
     }
 }
@@ -99,7 +103,7 @@ impl Default for CountOptions {
 pub(crate) const DEFAULT_MAX_STATES: usize = 40_000_000;
 
 /// How a method ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Exact counts.
@@ -114,7 +118,7 @@ pub enum Status {
 
 /// The dynamic programme's numbers: pictures in total and left unchanged
 /// by each turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fixed {
     /// All pictures (not merged under board turns).
     pub pictures: u128,
@@ -128,7 +132,7 @@ pub struct Fixed {
 }
 
 /// Estimates of the three counts.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimates {
     pub raw: Estimate,
     pub classes: Estimate,
@@ -136,7 +140,7 @@ pub struct Estimates {
 }
 
 /// One method's result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MethodResult {
     pub method: Method,
     pub status: Status,
@@ -155,10 +159,14 @@ pub struct MethodResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     pub time_s: f64,
+    /// enumerate in a shard: the picture weight of its finished units and
+    /// the nodes above the units (moved into the report's shard).
+    #[serde(skip)]
+    pub(crate) shard_weight: Option<(u128, u64)>,
 }
 
 /// What `count` found.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CountReport {
     pub puzzle: String,
     pub n: usize,
@@ -176,6 +184,26 @@ pub struct CountReport {
     /// Two methods that contradict each other (a bug in one of them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disagreement: Option<String>,
+    /// A shard's count (`count --shard`): which share, and what merging
+    /// needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardCount>,
+    /// A merge of shards: those missing and those stopped early.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards_missing: Vec<usize>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards_incomplete: Vec<usize>,
+}
+
+/// What a shard's count records besides its report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardCount {
+    /// As in a solve shard's output (not flattened: serde's flattening
+    /// cannot hold the u128 picture weight).
+    pub meta: Meta,
+    /// The nodes of the levels above the work units, which every shard
+    /// searches to find its units: counted once when merged.
+    pub prefix_nodes: u64,
 }
 
 /// Counts `puzzle` by every method asked for.
@@ -207,13 +235,52 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
         counts,
         agreed_by,
         disagreement,
+        shard: None,
+        shards_missing: Vec::new(),
+        shards_incomplete: Vec::new(),
     }
+}
+
+/// A shard's count: the enumeration of its share of the work units, and
+/// what merging needs (the picture weight of its finished units, the nodes
+/// above the units).
+pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> CountReport {
+    let options = CountOptions {
+        methods: vec![Method::Enumerate],
+        estimate_if_unfinished: false,
+        checkpoint: None,
+        shard: Some(shard),
+        ..options.clone()
+    };
+    let mut report = count(puzzle, &options);
+    let (picture_weight, prefix_nodes) = report
+        .methods
+        .first_mut()
+        .and_then(|r| r.shard_weight.take())
+        .unwrap_or((0, 0));
+    report.shard = Some(ShardCount {
+        meta: Meta {
+            format: Meta::FORMAT.into(),
+            index: shard.index,
+            count: shard.count,
+            fingerprint: puzzle.fingerprint(),
+            options: "count --method enumerate".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            keep: Keep::Count,
+            picture_weight,
+            picture_divisor: labellings_per_picture(puzzle)
+                .and_then(|l| l.checked_mul(4))
+                .unwrap_or(0),
+        },
+        prefix_nodes,
+    });
+    report
 }
 
 /// The exact counts the complete methods agree on, and a contradiction if
 /// two complete methods differ or a stopped one found more than a complete
 /// one counted.
-fn agree(results: &[MethodResult]) -> (Option<Counts>, Vec<Method>, Option<String>) {
+pub(crate) fn agree(results: &[MethodResult]) -> (Option<Counts>, Vec<Method>, Option<String>) {
     let complete: Vec<(Method, Counts)> = results
         .iter()
         .filter(|r| r.status == Status::Complete)
@@ -283,6 +350,7 @@ fn run_method(
         estimate: None,
         nodes: None,
         time_s: 0.0,
+        shard_weight: None,
     };
     match method {
         Method::Dp => match by_dp(
@@ -317,11 +385,12 @@ fn run_method(
             }
         },
         Method::Enumerate => match by_enumeration(puzzle, labellings, options) {
-            Ok((status, counts, nodes, message)) => {
+            Ok((status, counts, nodes, message, weight)) => {
                 r.status = status;
                 r.counts = counts;
                 r.nodes = nodes;
                 r.message = message;
+                r.shard_weight = weight;
             }
             Err(e) => r.message = Some(e),
         },
@@ -353,8 +422,15 @@ pub(crate) fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Resul
 }
 
 /// What the enumeration found: status, counts (lower bounds if stopped),
-/// nodes and a note.
-type Enumerated = (Status, Option<Counts>, Option<u64>, Option<String>);
+/// nodes, a note, and in a shard its picture weight and the nodes above
+/// its units.
+type Enumerated = (
+    Status,
+    Option<Counts>,
+    Option<u64>,
+    Option<String>,
+    Option<(u128, u64)>,
+);
 
 /// Counts by enumeration with the backtracker: one board per picture class,
 /// counted, none stored; with a checkpoint, in fixed work units of which
@@ -383,6 +459,12 @@ fn by_enumeration(
     let mut collector = Collector::new(puzzle);
     // With a checkpoint: what the finished units (of every run) add up to.
     let total = RefCell::new(UnitCounts::default());
+    if let Some(shard) = options.shard {
+        o.units = Some(Arc::new(solve::Units::shard(shard)));
+        collector = collector.with_units(|_, counts| {
+            total.borrow_mut().picture_weight += counts.picture_weight;
+        });
+    }
     let mut skipped = 0;
     let mut earlier = UnitCounts::default();
     if let Some(c) = &checkpoint {
@@ -439,18 +521,27 @@ fn by_enumeration(
         });
     }
     let nodes = res.stats.nodes;
+    let weight = options.shard.map(|_| {
+        let depth = res.stats.unit_depth.unwrap_or(0);
+        let above = res
+            .stats
+            .nodes_per_depth
+            .as_ref()
+            .map_or(0, |v| v.iter().take(depth).sum());
+        (total.borrow().picture_weight, above)
+    });
     Ok(match res.outcome {
         Outcome::Complete | Outcome::Infeasible => {
-            (Status::Complete, counts, nodes, notes_text(notes))
+            (Status::Complete, counts, nodes, notes_text(notes), weight)
         }
         Outcome::Incomplete(reason) => {
             notes.insert(0, reason.to_string());
             if options.checkpoint.is_some() {
                 notes.push("run again to resume".into());
             }
-            (Status::Stopped, counts, nodes, notes_text(notes))
+            (Status::Stopped, counts, nodes, notes_text(notes), weight)
         }
-        Outcome::Invalid(m) => (Status::Failed, None, nodes, Some(m)),
+        Outcome::Invalid(m) => (Status::Failed, None, nodes, Some(m), weight),
     })
 }
 

@@ -21,7 +21,7 @@ use crate::symmetry::{
 };
 
 /// Exact counts of what a run found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// Labelled solutions.
     pub raw: u128,
