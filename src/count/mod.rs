@@ -689,6 +689,7 @@ mod tests {
             estimate: None,
             nodes: None,
             time_s: 0.0,
+            shard_weight: None,
         };
         let (counts, _, d) = agree(&[
             res(Method::Dp, Status::Complete, c(8)),
