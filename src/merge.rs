@@ -225,31 +225,16 @@ fn merge_count(paths: &[PathBuf]) -> Result<CountReport, MergeError> {
     }
     let count = shards[0].2.meta.count;
     let mut seen: Vec<Option<&Path>> = vec![None; count];
-    for (path, _, s) in &shards {
-        let f = &shards[0].2.meta;
+    let id = |r: &CountReport, s: &ShardCount| Identity {
+        what: format!("the puzzle {}", r.puzzle),
+        fingerprint: s.meta.fingerprint.clone(),
+        options: s.meta.options.clone(),
+        count: s.meta.count,
+        version: s.meta.version.clone(),
+    };
+    for (path, r, s) in &shards {
         let m = &s.meta;
-        let what = if m.fingerprint != f.fingerprint {
-            Some("another puzzle".to_string())
-        } else if m.count != f.count {
-            Some(format!(
-                "another shard count ({} against {})",
-                m.count, f.count
-            ))
-        } else if m.version != f.version || m.options != f.options {
-            Some(format!(
-                "another version ({} against {})",
-                m.version, f.version
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = what {
-            return Err(MergeError::Mismatch(format!(
-                "{} and {} are shards of different counts: {what}",
-                shards[0].0.display(),
-                path.display()
-            )));
-        }
+        id(r, s).check(path, &id(&shards[0].1, &shards[0].2), &shards[0].0)?;
         claim(&mut seen, path, m.index, count)?;
     }
     let missing: Vec<usize> = (0..count).filter(|&k| seen[k].is_none()).collect();
@@ -380,36 +365,17 @@ fn merge_bench(paths: &[PathBuf]) -> Result<BenchMerged, MergeError> {
     let (path0, first) = &shards[0];
     let count = first.shard.count;
     let mut seen: Vec<Option<&Path>> = vec![None; count];
+    // The fingerprint covers every puzzle's label and content.
+    let id = |s: &ShardOutput| Identity {
+        what: format!("other puzzles ({} of them)", s.puzzles.len()),
+        fingerprint: s.shard.fingerprint.clone(),
+        options: s.shard.options.clone(),
+        count: s.shard.count,
+        version: s.shard.version.clone(),
+    };
     for (path, s) in &shards {
         let m = &s.shard;
-        let f = &first.shard;
-        let what = if m.fingerprint != f.fingerprint || s.puzzles != first.puzzles {
-            Some("other puzzles".to_string())
-        } else if m.options != f.options {
-            Some(format!(
-                "other options ({} against {})",
-                m.options, f.options
-            ))
-        } else if m.count != f.count {
-            Some(format!(
-                "another shard count ({} against {})",
-                m.count, f.count
-            ))
-        } else if m.version != f.version {
-            Some(format!(
-                "another version ({} against {})",
-                m.version, f.version
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = what {
-            return Err(MergeError::Mismatch(format!(
-                "{} and {} are shards of different benches: {what}",
-                path0.display(),
-                path.display()
-            )));
-        }
+        id(s).check(path, &id(first), path0)?;
         claim(&mut seen, path, m.index, count)?;
     }
     let missing: Vec<usize> = (0..count).filter(|&k| seen[k].is_none()).collect();
@@ -461,6 +427,55 @@ fn merge_bench(paths: &[PathBuf]) -> Result<BenchMerged, MergeError> {
     })
 }
 
+/// What makes shards shares of one run: compared across the files.
+struct Identity {
+    /// What the shards hold, for the message ("the puzzle crazy-sheep").
+    what: String,
+    fingerprint: String,
+    options: String,
+    count: usize,
+    version: String,
+}
+
+impl Identity {
+    /// How `self` differs from `first`, if it does.
+    fn differs(&self, first: &Identity) -> Option<String> {
+        if self.fingerprint != first.fingerprint {
+            Some(format!("{} against {}", self.what, first.what))
+        } else if self.options != first.options {
+            Some(format!(
+                "other options ({} against {})",
+                self.options, first.options
+            ))
+        } else if self.count != first.count {
+            Some(format!(
+                "another shard count ({} against {})",
+                self.count, first.count
+            ))
+        } else if self.version != first.version {
+            Some(format!(
+                "another version ({} against {})",
+                self.version, first.version
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// An error if the shard in `path` is not of the same run as the one in
+    /// `first_path`.
+    fn check(&self, path: &Path, first: &Identity, first_path: &Path) -> Result<(), MergeError> {
+        match self.differs(first) {
+            Some(what) => Err(MergeError::Mismatch(format!(
+                "{} and {} are shards of different runs: {what}",
+                first_path.display(),
+                path.display()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Record that `path` is shard `index` of `count`: an error if another
 /// file is, or there is no such shard.
 fn claim<'a>(
@@ -505,49 +520,19 @@ fn merge_solve(paths: &[PathBuf]) -> Result<SolveMerged, MergeError> {
         return Err(MergeError::Mismatch("no shard outputs to merge".into()));
     };
     // Every shard of one run: the same puzzle, options, version and count.
-    let key = |i: &Input| {
-        (
-            i.meta.fingerprint.clone(),
-            i.meta.options.clone(),
-            i.meta.version.clone(),
-            i.meta.count,
-            i.report.solver_version.clone(),
-        )
+    let id = |i: &Input| Identity {
+        what: format!("the puzzle {}", i.report.puzzle),
+        fingerprint: i.meta.fingerprint.clone(),
+        options: i.meta.options.clone(),
+        count: i.meta.count,
+        version: format!(
+            "scramble {} with {} {}",
+            i.meta.version, i.report.solver, i.report.solver_version
+        ),
     };
     let mut seen: Vec<Option<&Path>> = vec![None; first.meta.count];
     for i in &inputs {
-        if key(i) != key(first) {
-            let what = if i.meta.fingerprint != first.meta.fingerprint {
-                format!(
-                    "another puzzle ({} against {})",
-                    i.report.puzzle, first.report.puzzle
-                )
-            } else if i.meta.options != first.meta.options {
-                format!(
-                    "other options ({} against {})",
-                    i.meta.options, first.meta.options
-                )
-            } else if i.meta.count != first.meta.count {
-                format!(
-                    "another shard count ({} against {})",
-                    i.meta.count, first.meta.count
-                )
-            } else {
-                format!(
-                    "another version (scramble {} with {} {}, against {} with {})",
-                    i.meta.version,
-                    i.report.solver,
-                    i.report.solver_version,
-                    first.meta.version,
-                    first.report.solver_version
-                )
-            };
-            return Err(MergeError::Mismatch(format!(
-                "{} and {} are shards of different runs: {what}",
-                first.path.display(),
-                i.path.display()
-            )));
-        }
+        id(i).check(&i.path, &id(first), &first.path)?;
         claim(&mut seen, &i.path, i.meta.index, i.meta.count)?;
     }
     let missing: Vec<usize> = (0..seen.len()).filter(|&k| seen[k].is_none()).collect();

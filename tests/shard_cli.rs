@@ -253,7 +253,7 @@ fn missing_and_mismatched_shards_are_named() {
     let other = shards(other_dir.path(), sheep.to_str().unwrap(), &args, 3);
     let (_, code, err) = merge(&[files[0].clone(), other[1].clone()]);
     assert_eq!(code, 2);
-    assert!(err.contains("another puzzle"), "{err}");
+    assert!(err.contains("different runs: the puzzle"), "{err}");
     let picture_dir = tempfile::tempdir().unwrap();
     let mut pic_args = args.to_vec();
     pic_args.extend(["--equivalence", "picture"]);

@@ -59,18 +59,7 @@ pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
         }
     };
     print(&text)?;
-    if !m.missing.is_empty() {
-        eprintln!(
-            "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
-            list(&m.missing)
-        );
-    }
-    if !m.incomplete.is_empty() {
-        eprintln!(
-            "merge: INCOMPLETE: shards {} stopped early (run them again)",
-            list(&m.incomplete)
-        );
-    }
+    warn(&m.missing, &m.incomplete);
     Ok(match &m.result.outcome {
         Outcome::Complete | Outcome::Infeasible => exit::OK,
         Outcome::Invalid(_) => exit::SOLVER,
@@ -88,18 +77,7 @@ fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
     };
     let text = super::bench::finish(&files, &labels, &m.bench)?;
     print(&text)?;
-    if !m.missing.is_empty() {
-        eprintln!(
-            "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
-            list(&m.missing)
-        );
-    }
-    if !m.stopped.is_empty() {
-        eprintln!(
-            "merge: INCOMPLETE: shards {} stopped early (run them again)",
-            list(&m.stopped)
-        );
-    }
+    warn(&m.missing, &m.stopped);
     Ok(super::bench::exit_code(&m.bench))
 }
 
@@ -108,17 +86,22 @@ fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
 fn run_count(report: &crate::count::CountReport) -> Result<u8, CliError> {
     let text = serde_json::to_string_pretty(report).expect("a report serializes") + "\n";
     print(&text)?;
-    if !report.shards_missing.is_empty() {
+    warn(&report.shards_missing, &report.shards_incomplete);
+    Ok(super::count::exit_code(report))
+}
+
+/// Name the shards missing and those stopped early on stderr.
+fn warn(missing: &[usize], stopped: &[usize]) {
+    if !missing.is_empty() {
         eprintln!(
             "merge: INCOMPLETE: shards {} missing (run them, then merge again)",
-            list(&report.shards_missing)
+            list(missing)
         );
     }
-    if !report.shards_incomplete.is_empty() {
+    if !stopped.is_empty() {
         eprintln!(
             "merge: INCOMPLETE: shards {} stopped early (run them again)",
-            list(&report.shards_incomplete)
+            list(stopped)
         );
     }
-    Ok(super::count::exit_code(report))
 }
