@@ -148,18 +148,21 @@ fn same(a: &Value, b: &Value, what: &str) {
     assert!(differ.is_empty(), "{what}: {}", differ.join("\n"));
 }
 
-/// Bench text with every time (a number before a unit) masked and the
-/// columns' padding dropped.
+/// Bench text with every time and rate (a number and its unit) masked and
+/// the columns' padding dropped.
 fn mask_times(text: &str) -> String {
     let units = ["s", "ms", "µs", "nodes/s", "branches/s"];
     text.lines()
         .map(|l| {
             let t: Vec<&str> = l.split_whitespace().collect();
             let mut out = Vec::new();
-            for (k, w) in t.iter().enumerate() {
+            let mut k = 0;
+            while k < t.len() {
                 let timed =
-                    w.parse::<f64>().is_ok() && t.get(k + 1).is_some_and(|u| units.contains(u));
-                out.push(if timed { "T" } else { w });
+                    t[k].parse::<f64>().is_ok() && t.get(k + 1).is_some_and(|u| units.contains(u));
+                // A time and its unit (s, ms or µs: the unit varies too).
+                out.push(if timed { "T" } else { t[k] });
+                k += if timed { 2 } else { 1 };
             }
             out.join(" ")
         })
