@@ -39,15 +39,8 @@ pub struct BenchArgs {
     /// Threads per run (default 1: times are per core).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
-    /// Write one CSV row per run to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Write one JSON object per line per run to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write an SVG plot of time per puzzle by solver (log scale) to FILE.
-    #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub files: BenchFiles,
     /// Run only share I of N (0-based) of the grid, for a cluster job
     /// array, and print it as JSON for `scramble merge`, which prints what
     /// one run would and writes --csv, --json and --plot. The grid is cut
@@ -58,31 +51,46 @@ pub struct BenchArgs {
     pub shard: Option<ShardArg>,
 }
 
-/// The files a bench writes besides its text.
-pub(super) struct Files<'a> {
-    pub csv: Option<&'a Path>,
-    pub json: Option<&'a Path>,
-    pub plot: Option<&'a Path>,
+/// The files a bench writes besides its text (`bench`, and `merge` of
+/// bench shards).
+#[derive(Debug, Args)]
+pub struct BenchFiles {
+    /// Write one CSV row per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write one JSON object per line per run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write an SVG plot of time per puzzle by solver (log scale) to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+impl BenchFiles {
+    /// Whether any file is asked for.
+    pub(super) fn any(&self) -> bool {
+        self.csv.is_some() || self.json.is_some() || self.plot.is_some()
+    }
 }
 
 /// Write a finished bench's files and return its text (the same for one
 /// run and for a merge of shards).
 pub(super) fn finish(
-    files: &Files,
+    files: &BenchFiles,
     labels: &[&str],
     result: &crate::bench::Bench,
 ) -> Result<String, CliError> {
     use crate::bench;
-    if let Some(path) = files.csv {
+    if let Some(path) = &files.csv {
         write_file(path, crate::render::bench::csv(&result.runs).as_bytes())?;
     }
-    if let Some(path) = files.json {
+    if let Some(path) = &files.json {
         write_file(
             path,
             crate::render::bench::json_lines(&result.runs).as_bytes(),
         )?;
     }
-    if let Some(path) = files.plot {
+    if let Some(path) = &files.plot {
         let series = bench::time_series(labels, &result.runs);
         let svg = crate::render::plot::time_per_puzzle(
             "scramble bench: wall time per puzzle",
@@ -307,12 +315,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         });
     }
     let labels: Vec<&str> = puzzles.iter().map(|(l, _)| l.as_str()).collect();
-    let files = Files {
-        csv: args.csv.as_deref(),
-        json: args.json.as_deref(),
-        plot: args.plot.as_deref(),
-    };
-    let text = finish(&files, &labels, &result)?;
+    let text = finish(&args.files, &labels, &result)?;
     print(&text)?;
     Ok(exit_code(&result))
 }

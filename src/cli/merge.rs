@@ -11,22 +11,14 @@ pub struct MergeArgs {
     /// --format json|jsonl`, or of `bench --shard I/N`.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Bench shards: write one CSV row per run to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Bench shards: write one JSON object per line per run to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Bench shards: write the SVG plot of time per puzzle to FILE.
-    #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<PathBuf>,
+    /// Bench shards only: the files `bench` would write.
+    #[command(flatten)]
+    pub outputs: super::bench::BenchFiles,
 }
 
 pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
     let merged = merge::merge(&args.files)?;
-    if !matches!(merged, Merged::Bench(_))
-        && (args.csv.is_some() || args.json.is_some() || args.plot.is_some())
-    {
+    if !matches!(merged, Merged::Bench(_)) && args.outputs.any() {
         return Err(CliError::Usage(
             "--csv, --json and --plot are for bench shards; these are solve or count shards".into(),
         ));
@@ -70,12 +62,7 @@ pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
 /// Bench shards: the text, files and exit code of one unsharded bench.
 fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
     let labels: Vec<&str> = m.puzzles.iter().map(String::as_str).collect();
-    let files = super::bench::Files {
-        csv: args.csv.as_deref(),
-        json: args.json.as_deref(),
-        plot: args.plot.as_deref(),
-    };
-    let text = super::bench::finish(&files, &labels, &m.bench)?;
+    let text = super::bench::finish(&args.outputs, &labels, &m.bench)?;
     print(&text)?;
     warn(&m.missing, &m.stopped);
     Ok(super::bench::exit_code(&m.bench))
