@@ -279,6 +279,13 @@ impl Solver for GraphSolver {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
+        if options.units.is_some() {
+            // Its 256 subgraphs are not prefixes of a search: no fixed work
+            // units to skip or share.
+            return Err(SolveError::Unsupported(
+                "the graph solver has no work units to share (shards, checkpoints)".into(),
+            ));
+        }
         if let Some(why) = unsupported(puzzle) {
             return Err(SolveError::Unsupported(why));
         }

@@ -292,6 +292,10 @@ fn shard_options_are_checked() {
             &["--shard", "--format", "json"],
             "SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT",
         ),
+        (
+            &["--shard", "0/2", "--format", "json", "--solver", "graph"],
+            "the graph solver has no work units",
+        ),
     ] {
         let out = common::cmd()
             .args(["solve", seed])

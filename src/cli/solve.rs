@@ -102,8 +102,6 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
             "shards count classes that lie in one shard each: only with the solver's own \
              turn reduction (no --symmetry, no --full-tree)",
         )
-    } else if args.solver == SolverKind::Graph {
-        Some("the graph solver has no work units to share")
     } else {
         None
     }
