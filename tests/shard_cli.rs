@@ -53,31 +53,10 @@ fn one(puzzle: &str, args: &[&str]) -> String {
     common::stdout_ok(&out)
 }
 
-/// A report without times and CP-SAT's search statistics; without the
-/// node counts where `nodes` is false.
+/// A report as text, as a sharded run must reproduce it (see
+/// [`common::comparable_report`]).
 fn comparable(text: &str, nodes: bool) -> Value {
-    let mut v: Value = serde_json::from_str(text).unwrap();
-    let o = v.as_object_mut().unwrap();
-    o.remove("wall_time_s");
-    o.remove("time_to_first_s");
-    let stats = o["solver_stats"].as_object_mut().unwrap();
-    for k in [
-        "wall_time_s",
-        "build_time_s",
-        "nodes_per_second",
-        "branches",
-        "conflicts",
-        "subproblems",
-        "subproblems_split",
-        "max_split_depth",
-    ] {
-        stats.remove(k);
-    }
-    if !nodes {
-        stats.remove("nodes");
-        stats.remove("nodes_per_depth");
-    }
-    v
+    common::comparable_report(serde_json::from_str(text).unwrap(), nodes)
 }
 
 /// The corpus puzzles whose counts are known (all but the-ant-trails,

@@ -104,27 +104,6 @@ fn submit(c: &Cluster, args: &[&str]) -> i32 {
     out.status.code().unwrap_or(-1)
 }
 
-/// A solve report without its times and CP-SAT's search statistics.
-fn comparable(mut v: Value) -> Value {
-    let o = v.as_object_mut().unwrap();
-    o.remove("wall_time_s");
-    o.remove("time_to_first_s");
-    let stats = o["solver_stats"].as_object_mut().unwrap();
-    for k in [
-        "wall_time_s",
-        "build_time_s",
-        "nodes_per_second",
-        "branches",
-        "conflicts",
-        "subproblems",
-        "subproblems_split",
-        "max_split_depth",
-    ] {
-        stats.remove(k);
-    }
-    v
-}
-
 /// Two reports with the same keys and values (the keys that differ named,
 /// not the whole reports printed).
 fn same(a: &Value, b: &Value, what: &str) {
@@ -222,7 +201,11 @@ fn slurm_arrays_merge_to_the_unsharded_run() {
         let (one, code) = common::solve_json(&[puzzle, "--solver", solver, "--threads", "1"]);
         assert_eq!(code, 0);
         assert_eq!(merged["raw_count"], 880, "{solver}");
-        same(&comparable(merged), &comparable(one), solver);
+        same(
+            &common::comparable_report(merged, true),
+            &common::comparable_report(one, true),
+            solver,
+        );
     }
 
     // A bench over a generated batch and two corpus puzzles.

@@ -149,3 +149,30 @@ pub fn interrupt(child: &std::process::Child) {
         .unwrap();
     assert!(sent.success());
 }
+
+/// A solve report (JSON) as a sharded run must reproduce it: without its
+/// times and CP-SAT's search statistics (which differ between two
+/// unsharded runs too), and without the node counts unless `nodes`.
+pub fn comparable_report(mut v: serde_json::Value, nodes: bool) -> serde_json::Value {
+    let o = v.as_object_mut().unwrap();
+    o.remove("wall_time_s");
+    o.remove("time_to_first_s");
+    let stats = o["solver_stats"].as_object_mut().unwrap();
+    for k in [
+        "wall_time_s",
+        "build_time_s",
+        "nodes_per_second",
+        "branches",
+        "conflicts",
+        "subproblems",
+        "subproblems_split",
+        "max_split_depth",
+    ] {
+        stats.remove(k);
+    }
+    if !nodes {
+        stats.remove("nodes");
+        stats.remove("nodes_per_depth");
+    }
+    v
+}
