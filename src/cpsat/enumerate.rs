@@ -232,44 +232,49 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
         Split::None => (0, false, limits.unsplit_pool),
     };
-    let mut queue: VecDeque<Job> = prefixes(puzzle, initial_depth)
-        .into_iter()
-        .map(|prefix| Job {
-            unit: 0,
-            prefix,
-            range: None,
-            adaptive,
-        })
-        .collect();
+    // Fixed work units: every unit a job of its own, split as usual; a
+    // unit is finished when every part of it is. Without them, the first
+    // `initial_depth` cells fixed.
+    let mut unit_stats = None;
+    let mut queue: VecDeque<Job> = match &options.units {
+        Some(units) => {
+            let level = unit_prefixes(puzzle);
+            let to_run = units.to_run(level.len(), |k| estimate(puzzle, &level[k]));
+            unit_stats = Some((
+                level.len() as u64,
+                to_run.iter().filter(|&&r| r).count() as u64,
+                level.first().map_or(0, |p| p.len()),
+            ));
+            level
+                .into_iter()
+                .enumerate()
+                .filter(|&(k, _)| to_run[k])
+                .map(|(unit, prefix)| Job {
+                    unit,
+                    prefix,
+                    range: None,
+                    adaptive: true,
+                })
+                .collect()
+        }
+        None => prefixes(puzzle, initial_depth)
+            .into_iter()
+            .map(|prefix| Job {
+                unit: 0,
+                prefix,
+                range: None,
+                adaptive,
+            })
+            .collect(),
+    };
+    let mut outstanding: HashMap<usize, usize> = match options.units {
+        Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
+        None => HashMap::new(),
+    };
     let eager = matches!(options.split, Split::Auto)
         && puzzle.len() >= limits.eager_cells
         && initial_depth == 0
         && options.units.is_none();
-    // Fixed work units: every unit a job of its own, split as usual; a
-    // unit is finished when every part of it is.
-    let mut outstanding: HashMap<usize, usize> = HashMap::new();
-    let mut unit_stats = None;
-    if let Some(units) = &options.units {
-        let level = unit_prefixes(puzzle);
-        let to_run = units.to_run(level.len(), |k| estimate(puzzle, &level[k]));
-        unit_stats = Some((
-            level.len() as u64,
-            to_run.iter().filter(|&&r| r).count() as u64,
-            level.first().map_or(0, |p| p.len()),
-        ));
-        queue = level
-            .into_iter()
-            .enumerate()
-            .filter(|&(k, _)| to_run[k])
-            .map(|(unit, prefix)| Job {
-                unit,
-                prefix,
-                range: None,
-                adaptive: true,
-            })
-            .collect();
-        outstanding = queue.iter().map(|j| (j.unit, 1)).collect();
-    }
     if eager {
         queue = split_job(
             puzzle,
@@ -383,11 +388,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             // the collector keeps each once.
             for values in &r.solutions {
                 if let Some(cells) = model.decode(values) {
-                    if options.units.is_some() {
-                        callback.on_solution_in(r.job.unit, &cells, expansion.stands());
-                    } else {
-                        callback.on_solution(&cells, expansion.stands());
-                    }
+                    callback.on_solution_in(r.job.unit, &cells, expansion.stands());
                 }
             }
             // A unit is finished when each of its jobs ended or was split
