@@ -254,12 +254,8 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         result: &result,
         all: args.all,
     };
-    let meta = shard.map(|s| crate::solve::Meta {
-        format: crate::solve::Meta::FORMAT.into(),
-        index: s.index,
-        count: s.count,
-        fingerprint: puzzle.fingerprint(),
-        options: format!(
+    let meta = shard.map(|s| {
+        let decides = format!(
             "solver={} model={} symmetry={} equivalence={} keep={:?} all={}",
             result.solver,
             result.model,
@@ -267,13 +263,8 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             result.equivalence.name(),
             options.keep,
             args.all
-        ),
-        version: env!("CARGO_PKG_VERSION").into(),
-        keep: options.keep,
-        picture_weight: picture_weight.get(),
-        picture_divisor: crate::symmetry::labellings_per_picture(&puzzle)
-            .and_then(|l| l.checked_mul(4))
-            .unwrap_or(0),
+        );
+        crate::solve::Meta::new(s, &puzzle, decides, options.keep, picture_weight.get())
     });
     let extra = crate::render::json::Extra {
         shard: meta.as_ref(),

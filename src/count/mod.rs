@@ -259,19 +259,13 @@ pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> Cou
         .and_then(|r| r.shard_weight.take())
         .unwrap_or((0, 0));
     report.shard = Some(ShardCount {
-        meta: Meta {
-            format: Meta::FORMAT.into(),
-            index: shard.index,
-            count: shard.count,
-            fingerprint: puzzle.fingerprint(),
-            options: "count --method enumerate".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            keep: Keep::Count,
+        meta: Meta::new(
+            shard,
+            puzzle,
+            "count --method enumerate".into(),
+            Keep::Count,
             picture_weight,
-            picture_divisor: labellings_per_picture(puzzle)
-                .and_then(|l| l.checked_mul(4))
-                .unwrap_or(0),
-        },
+        ),
         prefix_nodes,
     });
     report

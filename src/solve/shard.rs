@@ -139,6 +139,31 @@ pub struct Meta {
 
 impl Meta {
     pub const FORMAT: &'static str = "scramble-shard/1";
+
+    /// What shard `shard` of a run on `puzzle` with `options` (the ones
+    /// that decide what is found), keeping `keep`, records, with the
+    /// picture weight of its finished units.
+    pub(crate) fn new(
+        shard: Shard,
+        puzzle: &crate::puzzle::Puzzle,
+        options: String,
+        keep: super::Keep,
+        picture_weight: u128,
+    ) -> Meta {
+        Meta {
+            format: Meta::FORMAT.into(),
+            index: shard.index,
+            count: shard.count,
+            fingerprint: puzzle.fingerprint(),
+            options,
+            version: env!("CARGO_PKG_VERSION").into(),
+            keep,
+            picture_weight,
+            picture_divisor: crate::symmetry::labellings_per_picture(puzzle)
+                .and_then(|l| l.checked_mul(4))
+                .unwrap_or(0),
+        }
+    }
 }
 
 /// Work units of a run (see `SolveOptions::units`): a fixed list that does
