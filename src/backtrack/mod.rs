@@ -9,6 +9,7 @@
 //! nothing per node. Board-level symmetry rules prune through per-cell masks
 //! and are checked in full at the leaves.
 
+mod lists;
 mod order;
 mod parallel;
 mod search;

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
+use super::lists;
 use super::tables::{NO_COPY, Tables};
 
 /// How many nodes pass between two looks at the clock and the stop flag.
@@ -48,7 +49,7 @@ impl<'a, const W: usize> State<'a, W> {
 
     /// Every `CHECK_EVERY` nodes: the clock, Ctrl-C and the other workers.
     #[cold]
-    fn should_stop(&mut self) -> bool {
+    pub(super) fn should_stop(&mut self) -> bool {
         self.budget = CHECK_EVERY;
         if (self.check)() {
             self.stop.store(true, Ordering::Relaxed);
@@ -85,7 +86,12 @@ pub(super) fn tile_bits(o: usize) -> u64 {
 /// without kinds does not test it) so do the next copy's: freed on placing,
 /// blocked again on taking back.
 #[inline(always)]
-fn toggle<const W: usize, const K: bool>(used: &mut [u64; W], t: &Tables<'_>, w: usize, o: usize) {
+pub(super) fn toggle<const W: usize, const K: bool>(
+    used: &mut [u64; W],
+    t: &Tables<'_>,
+    w: usize,
+    o: usize,
+) {
     used[w] ^= tile_bits(o);
     if K && t.kinds {
         let q = t.next_copy[o / 4];
@@ -151,58 +157,15 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         emit(&st.placed);
         return true;
     }
-    if W > 1 || t.kinds {
+    if let Some(l) = &t.lists {
         return if t.kinds {
-            search_wide::<W, true, F>(t, st, start, limit, emit)
+            lists::search::<W, true, F>(t, l, st, start, limit, emit)
         } else {
-            search_wide::<W, false, F>(t, st, start, limit, emit)
+            lists::search::<W, false, F>(t, l, st, start, limit, emit)
         };
     }
     let cand = candidates(t, st, start);
     cand == [0; W] || descend(t, st, start, limit, cand, emit)
-}
-
-/// The search on boards of more than 16 tiles (several words per set),
-/// where most placements have candidates at the next depth: each call
-/// computes its own candidates and places them (measured faster there than
-/// `descend`, docs/benchmarks.md).
-fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
-    t: &Tables<'_>,
-    st: &mut State<'_, W>,
-    depth: usize,
-    limit: usize,
-    emit: &mut F,
-) -> bool {
-    const M: usize = MAX_TILES - 1;
-    if depth == limit {
-        emit(&st.placed);
-        return true;
-    }
-    st.budget -= 1;
-    if st.budget == 0 && st.should_stop() {
-        return false;
-    }
-    let cand = candidates(t, st, depth);
-    let cell = t.steps[depth].cell & M;
-    let mut made = 0u64;
-    let mut go = true;
-    'words: for (w, mut bits) in cand.into_iter().enumerate() {
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            made += 1;
-            let o = w * 64 + b;
-            st.placed[cell] = o as u16;
-            toggle::<W, K>(&mut st.used, t, w, o);
-            go = search_wide::<W, K, F>(t, st, depth + 1, limit, emit);
-            toggle::<W, K>(&mut st.used, t, w, o);
-            if !go {
-                break 'words;
-            }
-        }
-    }
-    st.nodes[depth] += made;
-    go
 }
 
 /// The search on boards of up to 16 tiles (one word per set): place each

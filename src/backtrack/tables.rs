@@ -8,6 +8,7 @@ use crate::solve::Stands;
 use crate::symmetry::{Symmetry, identical_classes, period};
 
 use super::MAX_TILES;
+use super::lists::Lists;
 use super::order::{Order, neighbours};
 use super::search::{tile_bits, words};
 
@@ -92,6 +93,9 @@ pub(super) struct Tables<'p> {
     pub(super) first_cell: usize,
     /// Per orientation: its placement.
     pub(super) place: Vec<Placement>,
+    /// Candidate lists, for the search on boards of more than 16 tiles
+    /// and with kinds (the bitset search is faster on one-word boards).
+    pub(super) lists: Option<Lists>,
     /// What each emitted board stands for: its four turns under the turn
     /// reduction, else itself.
     pub(super) stands: Stands,
@@ -128,6 +132,29 @@ impl<'p> Tables<'p> {
         symmetry: &'p Symmetry,
         reduce_turns: bool,
         kinds: bool,
+    ) -> Tables<'p> {
+        Tables::build(puzzle, order, symmetry, reduce_turns, kinds, false)
+    }
+
+    /// The tables with candidate lists whatever the board's size (to
+    /// test the list search against the bitset search).
+    #[cfg(test)]
+    pub(super) fn with_lists(
+        puzzle: &'p Puzzle,
+        order: Order,
+        symmetry: &'p Symmetry,
+        reduce_turns: bool,
+    ) -> Tables<'p> {
+        Tables::build(puzzle, order, symmetry, reduce_turns, false, true)
+    }
+
+    fn build(
+        puzzle: &'p Puzzle,
+        order: Order,
+        symmetry: &'p Symmetry,
+        reduce_turns: bool,
+        kinds: bool,
+        lists: bool,
     ) -> Tables<'p> {
         let n = puzzle.n;
         let cells = n * n;
@@ -286,9 +313,12 @@ impl<'p> Tables<'p> {
                 }
             }
         }
+        let lists = (lists || words > 1 || kinds)
+            .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori));
         Tables {
             puzzle,
             cells,
+            lists,
             kinds,
             next_copy,
             start_used,

@@ -1,0 +1,468 @@
+//! The search on boards of more than 16 tiles, and with tile kinds:
+//! candidate lists indexed by the codes the placed neighbours require,
+//! walked by a loop over explicit per-depth positions (the shape of the
+//! plain C reference, ../shared/reference/fastref.c).
+//!
+//! Each step of the placement order reads one table, chosen by the
+//! directions of (at most) two of its placed neighbours: the list under
+//! the key (code required on one side, code required on the other) holds
+//! exactly the orientations showing both, in increasing order, so the
+//! candidates and the nodes are those of the bitset search. A missing
+//! neighbour requires the wildcard code, under which every orientation is
+//! listed too. Further placed neighbours (a third or fourth), the tiles on
+//! the board, the per-depth allowed sets and the turn reduction are
+//! checked per candidate. A placement whose next list is empty is a dead
+//! end found without descending.
+
+use super::MAX_TILES;
+use super::search::{State, tile_bits};
+use super::tables::{MAX_WORDS, NO_COPY, Step, Tables};
+
+/// Edge index in the `need` table that requires the wildcard code.
+const WILD_EDGE: usize = 4;
+
+/// One step of the placement order: what the walk reads per node.
+#[derive(Clone, Copy, Default)]
+struct Hot {
+    /// Offset of this step's key table in `starts`.
+    table: u32,
+    cell: u16,
+    /// The two key neighbours' cells, and the edge of each that faces
+    /// this cell ([`WILD_EDGE`] when there is none).
+    a: u16,
+    b: u16,
+    a_edge: u8,
+    b_edge: u8,
+    /// The first key neighbour is the previous depth's cell: its code
+    /// comes from the orientation just placed, not from the board.
+    a_link: bool,
+    /// Some candidates fail a check past the key lists ([`Cold`]).
+    checks: bool,
+}
+
+/// One step of the placement order: the checks past the key lists.
+#[derive(Clone, Copy)]
+struct Cold {
+    /// Placed neighbours past the two keys: (cell, its facing edge, this
+    /// cell's edge towards it).
+    extra: [(usize, usize, usize); 2],
+    n_extra: usize,
+    /// Candidates must be in this depth's allowed set (symmetry rules,
+    /// turn reduction, distinct orientations of kinds).
+    restricted: bool,
+    /// Candidates must be above the first placed tile (turn reduction).
+    above_first: bool,
+}
+
+/// One candidate in a list.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The row of the next depth's key table that this orientation gives
+    /// as the next cell's link: `need_row` of its edge facing that cell
+    /// (each table is built for the steps whose next link faces one way).
+    key: u32,
+    o: u16,
+}
+
+/// How the next depth's key is completed by the orientation placed now.
+#[derive(Clone, Copy, Default)]
+struct Next {
+    /// The offset in `starts` that the older neighbours give.
+    base: usize,
+    /// All ones when the candidate's [`Entry::key`] completes it (the
+    /// next cell's link is this one), else 0.
+    mask: u32,
+}
+
+/// The lists of one puzzle and placement order.
+pub(super) struct Lists {
+    /// Per orientation `o` and edge `e` (at `o * 8 + e`): the code a
+    /// neighbour touching edge `e` must show on its facing edge; at
+    /// `o * 8 + WILD_EDGE` the wildcard.
+    need: Vec<u16>,
+    /// Per orientation `o` and edge `e` (at `o * 4 + e`): its code.
+    code: Vec<u16>,
+    /// `need` times the number of codes plus one (the wildcard is the
+    /// last): the row of a key table.
+    need_row: Vec<u32>,
+    /// Per key table: `span * span + 1` starts into `entries`.
+    starts: Vec<u32>,
+    /// Candidates, list after list.
+    entries: Vec<Entry>,
+    /// Per depth (indexed modulo `MAX_TILES`).
+    hot: Box<[Hot; MAX_TILES]>,
+    cold: Vec<Cold>,
+}
+
+impl Lists {
+    /// The lists for `steps`, given each orientation's edge codes and the
+    /// per-depth allowed sets (`words` words each).
+    pub(super) fn new(
+        edges: &[[u16; 4]],
+        partner: impl Fn(u16) -> u16,
+        steps: &[Step],
+        allowed: &[u64],
+        words: usize,
+        nori: usize,
+    ) -> Lists {
+        // Dense codes: the codes on some edge, and their partners.
+        let mut dense = std::collections::BTreeMap::new();
+        for e in edges {
+            for &c in e {
+                for c in [c, partner(c)] {
+                    let next = dense.len();
+                    dense.entry(c).or_insert(next);
+                }
+            }
+        }
+        let wild = dense.len();
+        let span = wild + 1;
+        let code: Vec<u16> = edges
+            .iter()
+            .flat_map(|e| e.map(|c| dense[&c] as u16))
+            .collect();
+        let need: Vec<u16> = edges
+            .iter()
+            .flat_map(|e| {
+                let mut row = [wild as u16; 8];
+                for d in 0..4 {
+                    row[d] = dense[&partner(e[d])] as u16;
+                }
+                row
+            })
+            .collect();
+        let every = |d: usize| {
+            (0..words).all(|w| {
+                let bits = nori.saturating_sub(w * 64).min(64);
+                let full = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
+                allowed[d * words + w] & full == full
+            })
+        };
+        // Key tables by the pair of directions they are keyed by, and the
+        // edge whose need their entries carry: the next depth's link's.
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        let mut table_of = |pair| match pairs.iter().position(|&p| p == pair) {
+            Some(i) => i,
+            None => {
+                pairs.push(pair);
+                pairs.len() - 1
+            }
+        };
+        let next_link_edge = |depth: usize| {
+            steps
+                .get(depth + 1)
+                .and_then(|n| n.link.map(|dir| (dir + 2) % 4))
+                .unwrap_or(0)
+        };
+        let mut hot = Box::new([Hot::default(); MAX_TILES]);
+        let mut cold = Vec::with_capacity(steps.len());
+        for (depth, s) in steps.iter().enumerate() {
+            // The previous depth's cell first: its code is the freshest.
+            let mut nbs: Vec<(usize, usize)> = Vec::with_capacity(4);
+            if let Some(dir) = s.link {
+                nbs.push(
+                    s.nbs[..s.k]
+                        .iter()
+                        .copied()
+                        .find(|nb| nb.0 == dir)
+                        .expect("link"),
+                );
+            }
+            nbs.extend_from_slice(&s.older[..s.n_older]);
+            let key = |k: usize, other: usize| match nbs.get(k) {
+                Some(&(dir, cell)) => (dir, (cell, (dir + 2) % 4)),
+                // No neighbour: any direction but the other key's.
+                None => ((other + 1) % 4, (0, WILD_EDGE)),
+            };
+            let (da, a) = key(0, 3);
+            let (db, b) = key(1, da);
+            let mut extra = [(0, 0, 0); 2];
+            for (x, &(dir, cell)) in extra.iter_mut().zip(nbs.iter().skip(2)) {
+                *x = (cell, (dir + 2) % 4, dir);
+            }
+            hot[depth] = Hot {
+                table: table_of((da, db, next_link_edge(depth))) as u32,
+                cell: s.cell as u16,
+                a: a.0 as u16,
+                b: b.0 as u16,
+                a_edge: a.1 as u8,
+                b_edge: b.1 as u8,
+                a_link: s.link.is_some(),
+                checks: !every(depth) || s.above_first || nbs.len() > 2,
+            };
+            cold.push(Cold {
+                extra,
+                n_extra: nbs.len().saturating_sub(2),
+                restricted: !every(depth),
+                above_first: s.above_first,
+            });
+        }
+        let mut starts = Vec::with_capacity(pairs.len() * (span * span + 1));
+        let mut entries = Vec::new();
+        for (i, &(da, db, back)) in pairs.iter().enumerate() {
+            let mut lists = vec![Vec::new(); span * span];
+            for o in 0..nori {
+                let (ca, cb) = (code[o * 4 + da] as usize, code[o * 4 + db] as usize);
+                for (ka, kb) in [(ca, cb), (wild, cb), (ca, wild), (wild, wild)] {
+                    lists[ka * span + kb].push(o as u16);
+                }
+            }
+            for l in &lists {
+                starts.push(entries.len() as u32);
+                entries.extend(l.iter().map(|&o| Entry {
+                    key: need[o as usize * 8 + back] as u32 * span as u32,
+                    o,
+                }));
+            }
+            starts.push(entries.len() as u32);
+            for h in hot[..steps.len()]
+                .iter_mut()
+                .filter(|h| h.table == i as u32)
+            {
+                h.table = (i * (span * span + 1)) as u32;
+            }
+        }
+        Lists {
+            need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
+            need,
+            code,
+            starts,
+            entries,
+            hot,
+            cold,
+        }
+    }
+
+    /// How the key at `depth` is completed, given the board before the
+    /// depth before.
+    #[inline(always)]
+    fn next(&self, placed: &[u16; MAX_TILES], depth: usize) -> Next {
+        const M: usize = MAX_TILES - 1;
+        let h = self.hot[depth & M];
+        let kb = self.need[placed[h.b as usize & M] as usize * 8 + h.b_edge as usize] as usize;
+        let base = h.table as usize + kb;
+        if h.a_link {
+            Next { base, mask: !0 }
+        } else {
+            let ka = self.need_row[placed[h.a as usize & M] as usize * 8 + h.a_edge as usize];
+            Next {
+                base: base + ka as usize,
+                mask: 0,
+            }
+        }
+    }
+
+    /// The start and end in `entries` of the candidates at a depth after
+    /// `e` was placed at the depth before.
+    #[inline(always)]
+    fn range(&self, n: Next, e: Entry) -> (u32, u32) {
+        let at = n.base + (e.key & n.mask) as usize;
+        (self.starts[at], self.starts[at + 1])
+    }
+
+    /// Whether orientation `o` at `depth` passes the checks past the key
+    /// lists: the allowed set, the turn reduction, the further neighbours.
+    #[inline(never)]
+    fn passes<const W: usize>(
+        &self,
+        t: &Tables<'_>,
+        st: &State<'_, W>,
+        s: &Cold,
+        depth: usize,
+        o: usize,
+        first: usize,
+    ) -> bool {
+        const M: usize = MAX_TILES - 1;
+        let bit = |set: &[u64], at: usize| set[at * W + o / 64] >> (o % 64) & 1 != 0;
+        (!s.restricted || bit(&t.allowed, depth))
+            && (!s.above_first || bit(&t.above, st.placed[first] as usize / 4))
+            && s.extra[..s.n_extra].iter().all(|&(cell, facing, dir)| {
+                self.code[o * 4 + dir] == self.need[st.placed[cell & M] as usize * 8 + facing]
+            })
+    }
+}
+
+/// Place or take back orientation `o` in `used` (see `search::toggle`).
+#[inline(always)]
+fn toggle<const K: bool>(used: &mut [u64; MAX_WORDS], t: &Tables<'_>, o: usize) {
+    used[o / 64 % MAX_WORDS] ^= tile_bits(o);
+    if K {
+        let q = t.next_copy[o / 4];
+        if q != NO_COPY {
+            used[q as usize / 16 % MAX_WORDS] ^= tile_bits(q as usize * 4);
+        }
+    }
+}
+
+/// Depth-first search of the depths `start..limit` (`start < limit`), with
+/// the board holding the depths before `start`; `emit` gets every board
+/// that fills them. Returns false when asked to stop.
+pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    l: &Lists,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let mut pos = [0u32; MAX_TILES];
+    let mut end = [0u32; MAX_TILES];
+    let mut nodes = [0u64; MAX_TILES];
+    let mut used = [0u64; MAX_WORDS];
+    used[..W].copy_from_slice(&st.used);
+    let mut budget = st.budget;
+    let first = t.first_cell & M;
+    // Per depth d: `Lists::next` of depth d + 1.
+    let mut next = [Next::default(); MAX_TILES];
+    let mut d = start;
+    // The first depth's key: the link's code looked up on the board.
+    let h = l.hot[d & M];
+    let key = match h.a_link {
+        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
+        false => 0,
+    };
+    (pos[d], end[d]) = l.range(l.next(&st.placed, d), Entry { key, o: 0 });
+    if d + 1 < limit {
+        next[d] = l.next(&st.placed, d + 1);
+    }
+    let mut go = true;
+    // The current depth's position, end and next key live in registers;
+    // the arrays hold those of the depths below.
+    let (mut p, mut q) = (pos[d], end[d]);
+    let mut nx = next[d];
+    loop {
+        if p == q {
+            if d == start {
+                break;
+            }
+            d -= 1;
+            (p, q, nx) = (pos[d & M], end[d & M], next[d & M]);
+            let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
+            toggle::<K>(&mut used, t, o);
+            continue;
+        }
+        let e = l.entries[p as usize];
+        let o = e.o as usize;
+        p += 1;
+        if used[o / 64 % MAX_WORDS] >> (o % 64) & 1 != 0 {
+            continue;
+        }
+        let h = l.hot[d & M];
+        if h.checks && !l.passes(t, st, &l.cold[d], d, o, first) {
+            continue;
+        }
+        nodes[d & M] += 1;
+        budget -= 1;
+        if budget == 0 {
+            st.budget = 0;
+            if st.should_stop() {
+                go = false;
+                break;
+            }
+            budget = st.budget;
+        }
+        st.placed[h.cell as usize & M] = o as u16;
+        if d + 1 == limit {
+            emit(&st.placed);
+            continue;
+        }
+        let (p1, q1) = l.range(nx, e);
+        if p1 == q1 {
+            continue;
+        }
+        toggle::<K>(&mut used, t, o);
+        (pos[d & M], end[d & M], next[d & M]) = (p, q, nx);
+        d += 1;
+        (p, q) = (p1, q1);
+        if d + 1 < limit {
+            nx = l.next(&st.placed, d + 1);
+        }
+    }
+    if !go {
+        // Take the board's placements below `start` back off `used`.
+        while d > start {
+            d -= 1;
+            let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
+            toggle::<K>(&mut used, t, o);
+        }
+    }
+    st.used.copy_from_slice(&used[..W]);
+    st.budget = budget;
+    for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
+        *a += b;
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::search::{State, search};
+    use super::super::{MAX_TILES, Order};
+    use super::*;
+    use crate::generate::{PlantOptions, Rng, plant};
+    use crate::symmetry::{Symmetry, report_combinations};
+
+    /// Every board a search of the whole tree emits, in order, and the
+    /// nodes per depth; then the same from below each placement of the
+    /// first two depths (as work units are searched).
+    fn walk(t: &Tables<'_>) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
+        let stop = AtomicBool::new(false);
+        let check = || false;
+        let mut st = State::<1>::new(t, &stop, &check);
+        let mut boards = Vec::new();
+        let mut out = |p: &[u16; MAX_TILES]| boards.push(p[..t.cells].to_vec());
+        assert!(search(t, &mut st, 0, t.cells, &mut out));
+        assert_eq!(st.used[0], t.start_used[0], "the board is cleared");
+        let split = 2.min(t.cells);
+        let mut prefixes: Vec<Vec<u16>> = Vec::new();
+        let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
+        let mut prefix =
+            |p: &[u16; MAX_TILES]| prefixes.push(cells.iter().map(|&c| p[c]).collect());
+        assert!(search(t, &mut st, 0, split, &mut prefix));
+        let mut below = Vec::new();
+        for p in &prefixes {
+            st.set_prefix(t, p);
+            let mut out = |p: &[u16; MAX_TILES]| below.push(p[..t.cells].to_vec());
+            assert!(search(t, &mut st, split, t.cells, &mut out));
+        }
+        (boards, st.nodes, below)
+    }
+
+    #[test]
+    fn the_lists_visit_what_the_bitsets_visit() {
+        let mut boards = 0;
+        for seed in 1..=4 {
+            for n in 2..=4 {
+                let (p, _) = plant(
+                    &mut Rng::new(seed * 10 + n as u64),
+                    &PlantOptions {
+                        n,
+                        motifs: n + 1 + seed as usize % 2,
+                        self_matching: seed % 2 == 0,
+                    },
+                );
+                let rules: Vec<Symmetry> = std::iter::once(Symmetry::none())
+                    .chain(report_combinations())
+                    .filter(|s| s.check(&p).is_ok())
+                    .collect();
+                for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                    for reduce in [false, true] {
+                        for sym in &rules {
+                            let bits = Tables::new(&p, order, sym, reduce, false);
+                            assert!(bits.lists.is_none(), "one-word boards use bitsets");
+                            let lists = Tables::with_lists(&p, order, sym, reduce);
+                            let (a, b) = (walk(&bits), walk(&lists));
+                            let what = format!("seed {seed}, {n}x{n}, {order}, {}", sym.name());
+                            assert_eq!(a, b, "{what}, reduce {reduce}");
+                            boards += a.0.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(boards > 1000, "{boards} boards");
+    }
+}
