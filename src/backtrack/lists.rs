@@ -1,5 +1,5 @@
-//! The search on boards of more than 16 tiles, and with tile kinds:
-//! candidate lists indexed by the codes the placed neighbours require,
+//! The row-order search on boards of more than 16 tiles, and with tile
+//! kinds: candidate lists indexed by the codes the placed neighbours require,
 //! walked by a loop over explicit per-depth positions (the shape of the
 //! plain C reference, ../shared/reference/fastref.c).
 //!

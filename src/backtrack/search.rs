@@ -164,8 +164,59 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
             lists::search::<W, false, F>(t, l, st, start, limit, emit)
         };
     }
+    if W > 1 || t.kinds {
+        return if t.kinds {
+            search_wide::<W, true, F>(t, st, start, limit, emit)
+        } else {
+            search_wide::<W, false, F>(t, st, start, limit, emit)
+        };
+    }
     let cand = candidates(t, st, start);
     cand == [0; W] || descend(t, st, start, limit, cand, emit)
+}
+
+/// The spiral and constrained search on boards of more than 16 tiles
+/// (several words per set), where most placements have candidates at the
+/// next depth: each call computes its own candidates and places them
+/// (measured faster there than `descend` and than the lists,
+/// docs/benchmarks.md).
+fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    depth: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    if depth == limit {
+        emit(&st.placed);
+        return true;
+    }
+    st.budget -= 1;
+    if st.budget == 0 && st.should_stop() {
+        return false;
+    }
+    let cand = candidates(t, st, depth);
+    let cell = t.steps[depth].cell & M;
+    let mut made = 0u64;
+    let mut go = true;
+    'words: for (w, mut bits) in cand.into_iter().enumerate() {
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            made += 1;
+            let o = w * 64 + b;
+            st.placed[cell] = o as u16;
+            toggle::<W, K>(&mut st.used, t, w, o);
+            go = search_wide::<W, K, F>(t, st, depth + 1, limit, emit);
+            toggle::<W, K>(&mut st.used, t, w, o);
+            if !go {
+                break 'words;
+            }
+        }
+    }
+    st.nodes[depth] += made;
+    go
 }
 
 /// The search on boards of up to 16 tiles (one word per set): place each

@@ -93,8 +93,10 @@ pub(super) struct Tables<'p> {
     pub(super) first_cell: usize,
     /// Per orientation: its placement.
     pub(super) place: Vec<Placement>,
-    /// Candidate lists, for the search on boards of more than 16 tiles
-    /// and with kinds (the bitset search is faster on one-word boards).
+    /// Candidate lists, for the row-order search on boards of more than 16
+    /// tiles and with kinds. Bitsets stay faster on one-word boards, and
+    /// in the spiral and constrained orders, whose lists hold many tiles
+    /// already placed (docs/benchmarks.md).
     pub(super) lists: Option<Lists>,
     /// What each emitted board stands for: its four turns under the turn
     /// reduction, else itself.
@@ -313,7 +315,7 @@ impl<'p> Tables<'p> {
                 }
             }
         }
-        let lists = (lists || words > 1 || kinds)
+        let lists = (lists || order == Order::Row && (words > 1 || kinds))
             .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori));
         Tables {
             puzzle,
