@@ -24,7 +24,7 @@ const WILD_EDGE: usize = 4;
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
 struct Hot {
-    /// Offset of this step's key table in `starts`.
+    /// Offset of this step's key table in `ranges`.
     table: u32,
     cell: u16,
     /// The two key neighbours' cells, and the edge of each that faces
@@ -67,7 +67,7 @@ struct Entry {
 /// How the next depth's key is completed by the orientation placed now.
 #[derive(Clone, Copy, Default)]
 struct Next {
-    /// The offset in `starts` that the older neighbours give.
+    /// The offset in `ranges` that the older neighbours give.
     base: usize,
     /// All ones when the candidate's [`Entry::key`] completes it (the
     /// next cell's link is this one), else 0.
@@ -85,8 +85,8 @@ pub(super) struct Lists {
     /// `need` times the number of codes plus one (the wildcard is the
     /// last): the row of a key table.
     need_row: Vec<u32>,
-    /// Per key table: `span * span + 1` starts into `entries`.
-    starts: Vec<u32>,
+    /// Per key table: `span * span` lists, as (start, end) in `entries`.
+    ranges: Vec<(u32, u32)>,
     /// Candidates, list after list.
     entries: Vec<Entry>,
     /// Per depth (indexed modulo `MAX_TILES`).
@@ -197,7 +197,7 @@ impl Lists {
                 above_first: s.above_first,
             });
         }
-        let mut starts = Vec::with_capacity(pairs.len() * (span * span + 1));
+        let mut ranges = Vec::with_capacity(pairs.len() * span * span);
         let mut entries = Vec::new();
         for (i, &(da, db, back)) in pairs.iter().enumerate() {
             let mut lists = vec![Vec::new(); span * span];
@@ -208,25 +208,25 @@ impl Lists {
                 }
             }
             for l in &lists {
-                starts.push(entries.len() as u32);
+                let from = entries.len() as u32;
                 entries.extend(l.iter().map(|&o| Entry {
                     key: need[o as usize * 8 + back] as u32 * span as u32,
                     o,
                 }));
+                ranges.push((from, entries.len() as u32));
             }
-            starts.push(entries.len() as u32);
             for h in hot[..steps.len()]
                 .iter_mut()
                 .filter(|h| h.table == i as u32)
             {
-                h.table = (i * (span * span + 1)) as u32;
+                h.table = (i * span * span) as u32;
             }
         }
         Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
             need,
             code,
-            starts,
+            ranges,
             entries,
             hot,
             cold,
@@ -257,7 +257,7 @@ impl Lists {
     #[inline(always)]
     fn range(&self, n: Next, e: Entry) -> (u32, u32) {
         let at = n.base + (e.key & n.mask) as usize;
-        (self.starts[at], self.starts[at + 1])
+        self.ranges[at]
     }
 
     /// Whether orientation `o` at `depth` passes the checks past the key
@@ -327,18 +327,19 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
         next[d] = l.next(&st.placed, d + 1);
     }
     let mut go = true;
-    // The current depth's position, end and next key live in registers;
-    // the arrays hold those of the depths below.
+    // The current depth's position, end, next key and step live in
+    // registers; the arrays hold those of the depths below.
     let (mut p, mut q) = (pos[d], end[d]);
     let mut nx = next[d];
+    let mut h = l.hot[d & M];
     loop {
         if p == q {
             if d == start {
                 break;
             }
             d -= 1;
-            (p, q, nx) = (pos[d & M], end[d & M], next[d & M]);
-            let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
+            (p, q, nx, h) = (pos[d & M], end[d & M], next[d & M], l.hot[d & M]);
+            let o = st.placed[h.cell as usize & M] as usize;
             toggle::<K>(&mut used, t, o);
             continue;
         }
@@ -348,20 +349,10 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
         if used[o / 64 % MAX_WORDS] >> (o % 64) & 1 != 0 {
             continue;
         }
-        let h = l.hot[d & M];
         if h.checks && !l.passes(t, st, &l.cold[d], d, o, first) {
             continue;
         }
         nodes[d & M] += 1;
-        budget -= 1;
-        if budget == 0 {
-            st.budget = 0;
-            if st.should_stop() {
-                go = false;
-                break;
-            }
-            budget = st.budget;
-        }
         st.placed[h.cell as usize & M] = o as u16;
         if d + 1 == limit {
             emit(&st.placed);
@@ -371,10 +362,21 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
         if p1 == q1 {
             continue;
         }
+        // The clock is read every `CHECK_EVERY` descents: between two,
+        // at most the current lists' dead ends are placed.
+        budget -= 1;
+        if budget == 0 {
+            st.budget = 0;
+            if st.should_stop() {
+                go = false;
+                break;
+            }
+            budget = st.budget;
+        }
         toggle::<K>(&mut used, t, o);
         (pos[d & M], end[d & M], next[d & M]) = (p, q, nx);
         d += 1;
-        (p, q) = (p1, q1);
+        (p, q, h) = (p1, q1, l.hot[d & M]);
         if d + 1 < limit {
             nx = l.next(&st.placed, d + 1);
         }
