@@ -1,5 +1,5 @@
-//! The row-order search on boards of more than 16 tiles, and with tile
-//! kinds: candidate lists indexed by the codes the placed neighbours require,
+//! The row-order search on boards of more than 16 tiles (without tile
+//! kinds): candidate lists indexed by the codes the placed neighbours require,
 //! walked by a loop over explicit per-depth positions (the shape of the
 //! plain C reference, ../shared/reference/fastref.c).
 //!
@@ -16,7 +16,7 @@
 
 use super::MAX_TILES;
 use super::search::{State, tile_bits};
-use super::tables::{MAX_WORDS, NO_COPY, Step, Tables};
+use super::tables::{MAX_WORDS, Step, Tables};
 
 /// Edge index in the `need` table that requires the wildcard code.
 const WILD_EDGE: usize = 4;
@@ -282,22 +282,16 @@ impl Lists {
     }
 }
 
-/// Place or take back orientation `o` in `used` (see `search::toggle`).
+/// Place or take back orientation `o` in `used`.
 #[inline(always)]
-fn toggle<const K: bool>(used: &mut [u64; MAX_WORDS], t: &Tables<'_>, o: usize) {
+fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
     used[o / 64 % MAX_WORDS] ^= tile_bits(o);
-    if K {
-        let q = t.next_copy[o / 4];
-        if q != NO_COPY {
-            used[q as usize / 16 % MAX_WORDS] ^= tile_bits(q as usize * 4);
-        }
-    }
 }
 
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop.
-pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
+pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
     t: &Tables<'_>,
     l: &Lists,
     st: &mut State<'_, W>,
@@ -340,7 +334,7 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
             d -= 1;
             (p, q, nx, h) = (pos[d & M], end[d & M], next[d & M], l.hot[d & M]);
             let o = st.placed[h.cell as usize & M] as usize;
-            toggle::<K>(&mut used, t, o);
+            toggle(&mut used, o);
             continue;
         }
         let e = l.entries[p as usize];
@@ -373,7 +367,7 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
             }
             budget = st.budget;
         }
-        toggle::<K>(&mut used, t, o);
+        toggle(&mut used, o);
         (pos[d & M], end[d & M], next[d & M]) = (p, q, nx);
         d += 1;
         (p, q, h) = (p1, q1, l.hot[d & M]);
@@ -386,7 +380,7 @@ pub(super) fn search<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>
         while d > start {
             d -= 1;
             let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
-            toggle::<K>(&mut used, t, o);
+            toggle(&mut used, o);
         }
     }
     st.used.copy_from_slice(&used[..W]);

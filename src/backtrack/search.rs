@@ -158,11 +158,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         return true;
     }
     if let Some(l) = &t.lists {
-        return if t.kinds {
-            lists::search::<W, true, F>(t, l, st, start, limit, emit)
-        } else {
-            lists::search::<W, false, F>(t, l, st, start, limit, emit)
-        };
+        return lists::search(t, l, st, start, limit, emit);
     }
     if W > 1 || t.kinds {
         return if t.kinds {

@@ -94,9 +94,9 @@ pub(super) struct Tables<'p> {
     /// Per orientation: its placement.
     pub(super) place: Vec<Placement>,
     /// Candidate lists, for the row-order search on boards of more than 16
-    /// tiles and with kinds. Bitsets stay faster on one-word boards, and
-    /// in the spiral and constrained orders, whose lists hold many tiles
-    /// already placed (docs/benchmarks.md).
+    /// tiles without kinds. Bitsets stay faster on one-word boards, in the
+    /// spiral and constrained orders and with kinds, where the lists hold
+    /// many tiles already placed or blocked copies (docs/benchmarks.md).
     pub(super) lists: Option<Lists>,
     /// What each emitted board stands for: its four turns under the turn
     /// reduction, else itself.
@@ -315,7 +315,7 @@ impl<'p> Tables<'p> {
                 }
             }
         }
-        let lists = (lists || order == Order::Row && (words > 1 || kinds))
+        let lists = (lists || order == Order::Row && words > 1 && !kinds)
             .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori));
         Tables {
             puzzle,
