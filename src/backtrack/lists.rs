@@ -21,6 +21,11 @@ use super::tables::{MAX_WORDS, Step, Tables};
 /// Edge index in the `need` table that requires the wildcard code.
 const WILD_EDGE: usize = 4;
 
+/// The most edge codes (plus the wildcard) the lists are built for: each
+/// key table has `span * span` lists. Puzzles with more codes use the
+/// bitset search (a table would take 512 KB or more).
+const MAX_SPAN: usize = 256;
+
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
 struct Hot {
@@ -48,7 +53,7 @@ struct Cold {
     extra: [(usize, usize, usize); 2],
     n_extra: usize,
     /// Candidates must be in this depth's allowed set (symmetry rules,
-    /// turn reduction, distinct orientations of kinds).
+    /// turn reduction).
     restricted: bool,
     /// Candidates must be above the first placed tile (turn reduction).
     above_first: bool,
@@ -96,7 +101,8 @@ pub(super) struct Lists {
 
 impl Lists {
     /// The lists for `steps`, given each orientation's edge codes and the
-    /// per-depth allowed sets (`words` words each).
+    /// per-depth allowed sets (`words` words each); none when the puzzle
+    /// has more than [`MAX_SPAN`] codes.
     pub(super) fn new(
         edges: &[[u16; 4]],
         partner: impl Fn(u16) -> u16,
@@ -104,7 +110,7 @@ impl Lists {
         allowed: &[u64],
         words: usize,
         nori: usize,
-    ) -> Lists {
+    ) -> Option<Lists> {
         // Dense codes: the codes on some edge, and their partners.
         let mut dense = std::collections::BTreeMap::new();
         for e in edges {
@@ -117,6 +123,9 @@ impl Lists {
         }
         let wild = dense.len();
         let span = wild + 1;
+        if span > MAX_SPAN {
+            return None;
+        }
         let code: Vec<u16> = edges
             .iter()
             .flat_map(|e| e.map(|c| dense[&c] as u16))
@@ -222,7 +231,7 @@ impl Lists {
                 h.table = (i * span * span) as u32;
             }
         }
-        Lists {
+        Some(Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
             need,
             code,
@@ -230,7 +239,7 @@ impl Lists {
             entries,
             hot,
             cold,
-        }
+        })
     }
 
     /// How the key at `depth` is completed, given the board before the
@@ -460,5 +469,37 @@ mod tests {
             }
         }
         assert!(boards > 1000, "{boards} boards");
+    }
+
+    #[test]
+    fn row_order_uses_lists_unless_the_codes_are_too_many() {
+        let none = Symmetry::none();
+        let board = |motifs| {
+            plant(
+                &mut Rng::new(1),
+                &PlantOptions {
+                    n: 12,
+                    motifs,
+                    self_matching: false,
+                },
+            )
+            .0
+        };
+        let (few, many) = (board(20), board(200));
+        assert!(
+            Tables::new(&few, Order::Row, &none, true, false)
+                .lists
+                .is_some()
+        );
+        assert!(
+            Tables::new(&few, Order::Spiral, &none, true, false)
+                .lists
+                .is_none()
+        );
+        assert!(
+            Tables::new(&many, Order::Row, &none, true, false)
+                .lists
+                .is_none()
+        );
     }
 }

@@ -7,7 +7,8 @@ use super::MAX_TILES;
 use super::lists;
 use super::tables::{NO_COPY, Tables};
 
-/// How many nodes pass between two looks at the clock and the stop flag.
+/// How many nodes (descents in the list search) pass between two looks at
+/// the clock and the stop flag.
 pub(super) const CHECK_EVERY: u32 = 1 << 16;
 
 /// Search state of one worker; `W` words per set of orientations.
@@ -86,12 +87,7 @@ pub(super) fn tile_bits(o: usize) -> u64 {
 /// without kinds does not test it) so do the next copy's: freed on placing,
 /// blocked again on taking back.
 #[inline(always)]
-pub(super) fn toggle<const W: usize, const K: bool>(
-    used: &mut [u64; W],
-    t: &Tables<'_>,
-    w: usize,
-    o: usize,
-) {
+fn toggle<const W: usize, const K: bool>(used: &mut [u64; W], t: &Tables<'_>, w: usize, o: usize) {
     used[w] ^= tile_bits(o);
     if K && t.kinds {
         let q = t.next_copy[o / 4];

@@ -316,7 +316,8 @@ impl<'p> Tables<'p> {
             }
         }
         let lists = (lists || order == Order::Row && words > 1 && !kinds)
-            .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori));
+            .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori))
+            .flatten();
         Tables {
             puzzle,
             cells,
