@@ -15,7 +15,7 @@
 //! Ctrl-C and time limits act between subproblems.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,26 @@ pub(crate) fn concurrent_solves(values: u64, threads: usize) -> usize {
 
 /// Solutions kept per subproblem before it is split.
 pub(crate) const DEFAULT_POOL: usize = 4096;
+
+/// Memory the solution pools of all concurrent solves may take together.
+/// CP-SAT keeps each pooled solution over its presolved model (8 bytes per
+/// Boolean and integer of its search: about 50 KB on a 6x6, against our
+/// 132 values), so the pool is cut to fit once a response tells that size
+/// (docs/benchmarks.md, "What CP-SAT holds per subproblem").
+pub(crate) const POOL_MEMORY: u64 = 256 << 20;
+
+/// The smallest pool the cut gives.
+pub(crate) const MIN_POOL: usize = 64;
+
+/// The pool that keeps `concurrent` pools of solutions of `values` values
+/// each within [`POOL_MEMORY`]: at most `max`, at least [`MIN_POOL`].
+pub(crate) fn pool_for(values: u64, concurrent: usize, max: usize) -> usize {
+    let each = values
+        .saturating_mul(8)
+        .saturating_mul(concurrent.max(1) as u64)
+        .max(1);
+    ((POOL_MEMORY / each) as usize).clamp(MIN_POOL.min(max), max)
+}
 /// The pool of a single unsplit solve (`--split none`).
 pub(crate) const UNSPLIT_POOL: usize = 1 << 20;
 /// Time slice of a depth-1 subproblem before it is split; doubles per level.
@@ -113,7 +133,13 @@ struct Shared<'a> {
     constraints: Vec<u8>,
     base: &'a CpModelProto,
     model: &'a Model,
-    pool: usize,
+    /// Solutions kept per subproblem: the limits' pool, cut by
+    /// [`pool_for`] once a response tells the presolved model's size.
+    pool: AtomicUsize,
+    /// Whether responses may cut the pool (not for `--split none`, whose
+    /// one solve must keep everything).
+    cut_pool: bool,
+    concurrent: usize,
     limits: Limits,
     stopping: AtomicBool,
     deadline: Option<Instant>,
@@ -293,7 +319,9 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         constraints,
         base: &base,
         model,
-        pool,
+        pool: AtomicUsize::new(pool),
+        cut_pool: adaptive,
+        concurrent: threads,
         limits,
         stopping: AtomicBool::new(false),
         deadline,
@@ -601,9 +629,10 @@ impl Shared<'_> {
     fn solve(&self, job: Job) -> JobResult {
         // A range part weighs like the cell it cuts, not like the prefix.
         let depth = job.prefix.len() + usize::from(job.range.is_some());
+        let pool = self.pool.load(Ordering::Relaxed);
         let pool = match depth {
-            0 if job.adaptive => self.limits.whole_pool,
-            _ => self.pool,
+            0 if job.adaptive => self.limits.whole_pool.min(pool),
+            _ => pool,
         };
         let skipped = |job| JobResult {
             job,
@@ -687,6 +716,11 @@ impl Shared<'_> {
                 };
             }
         };
+        let size = (response.num_booleans + response.num_integers).max(0) as u64;
+        if self.cut_pool && size > 0 {
+            let fits = pool_for(size, self.concurrent, self.limits.pool);
+            self.pool.fetch_min(fits, Ordering::Relaxed);
+        }
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
         let mut solutions: BTreeSet<Vec<i64>> = response
             .additional_solutions
@@ -731,6 +765,53 @@ mod tests {
         assert_eq!(concurrent_solves(500_000, 8), 3);
         assert_eq!(concurrent_solves(u64::MAX, 8), 1);
         assert_eq!(concurrent_solves(0, 0), 1);
+    }
+
+    #[test]
+    fn responses_tell_the_search_model_size() {
+        // What the pool cut reads: two free variables in 0..=3 are two
+        // integers and their encoding's Booleans (6 in OR-Tools 9.15).
+        let rt = match super::super::runtime::runtime() {
+            Ok(rt) => rt,
+            Err(e) if std::env::var_os("SCRAMBLE_TEST_REQUIRE_ALL").is_some() => {
+                panic!("the CP-SAT runtime is missing: {e}")
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: the CP-SAT runtime is missing ({e})");
+                return;
+            }
+        };
+        let var = |name: &str| crate::model::IntVar {
+            name: name.into(),
+            domain: vec![(0, 3)],
+        };
+        let bytes = super::super::encode_variables("tiny", &[var("x"), var("y")]);
+        let params = SatParameters {
+            num_workers: Some(1),
+            enumerate_all_solutions: Some(true),
+            fill_additional_solutions_in_response: Some(true),
+            solution_pool_size: Some(100),
+            ..Default::default()
+        };
+        let r = rt.solve_encoded(&rt.new_env(), &bytes, &params).unwrap();
+        assert_eq!(r.additional_solutions.len(), 16);
+        assert_eq!(r.num_integers, 2);
+        assert!(r.num_booleans > 0, "{} Booleans", r.num_booleans);
+    }
+
+    #[test]
+    fn the_pool_fits_the_pool_memory() {
+        // the-ant-trails-puzzle's search model, two solves at once.
+        let pool = pool_for(7_422, 2, DEFAULT_POOL) as u64;
+        assert_eq!(pool, 2_260);
+        // The largest that fits.
+        assert!(2 * pool * 7_422 * 8 <= POOL_MEMORY);
+        assert!(2 * (pool + 1) * 7_422 * 8 > POOL_MEMORY);
+        // Small models keep the limits' pool.
+        assert_eq!(pool_for(132, 8, DEFAULT_POOL), DEFAULT_POOL);
+        assert_eq!(pool_for(u64::MAX, 8, DEFAULT_POOL), MIN_POOL);
+        assert_eq!(pool_for(1 << 30, 1, 10), 10);
+        assert_eq!(pool_for(0, 0, DEFAULT_POOL), DEFAULT_POOL);
     }
     use crate::generate::{PlantOptions, Rng, plant};
 

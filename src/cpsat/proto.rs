@@ -125,10 +125,16 @@ pub(crate) struct CpSolverResponse {
     pub status: i32,
     #[prost(int64, repeated, tag = "2")]
     pub solution: Vec<i64>,
+    /// The search model's Booleans and integers (after presolve; 0 when
+    /// the solve stopped before its search).
+    #[prost(int64, tag = "10")]
+    pub num_booleans: i64,
     #[prost(int64, tag = "11")]
     pub num_conflicts: i64,
     #[prost(int64, tag = "12")]
     pub num_branches: i64,
+    #[prost(int64, tag = "30")]
+    pub num_integers: i64,
     #[prost(double, tag = "15")]
     pub wall_time: f64,
     #[prost(double, tag = "16")]
