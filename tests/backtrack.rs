@@ -165,6 +165,61 @@ fn cli_backtrack_json() {
 }
 
 #[test]
+fn row_order_lists_count_the_reference_nodes_on_any_thread_count() {
+    // danger-puzzle (36 tiles) in row order walks candidate lists: the
+    // full tree has the nodes the C reference counts (fastref.c: 2,130,903
+    // placements, 4 labelled solutions), split over threads or not.
+    let p = Puzzle::load(&corpus().join("danger-puzzle.yaml")).unwrap();
+    let mut depths = Vec::new();
+    for threads in [1, 2] {
+        let opts = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&Backtrack::full_tree(Order::Row), &p, &opts).unwrap();
+        assert_eq!(r.raw.len(), 4);
+        assert_eq!(r.stats.nodes, Some(2_130_903), "{threads} threads");
+        depths.push(r.stats.nodes_per_depth.unwrap());
+    }
+    assert_eq!(depths[0], depths[1]);
+}
+
+#[test]
+fn a_row_order_time_limit_stops_the_lists() {
+    // A planted 7x7 in row order over the full tree takes over a second.
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args([
+            "generate", "--size", "7", "--motifs", "14", "--seed", "1", "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir.path().join("7x7-m14-s1-0001.yaml");
+    for threads in ["1", "2"] {
+        let out = cmd()
+            .arg("solve")
+            .arg(&p)
+            .args(["--solver", "backtrack", "--order", "row", "--full-tree"])
+            .args([
+                "--time-limit",
+                "0.2",
+                "--threads",
+                threads,
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{threads} threads");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["complete"], false);
+        assert_eq!(v["stopped_by"], "time_limit");
+        assert!(v["wall_time_s"].as_f64().unwrap() < 1.0);
+    }
+}
+
+#[test]
 fn backtrack_time_limit_is_incomplete() {
     // The Ant Trails puzzle has astronomically many labelled solutions.
     let p = corpus().join("the-ant-trails-puzzle.yaml");
