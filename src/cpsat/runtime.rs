@@ -496,21 +496,31 @@ impl Stopper<'_> {
     }
 }
 
+/// The runtime for a unit test that needs CP-SAT: none (the test skips,
+/// saying so) when it is missing, unless `SCRAMBLE_TEST_REQUIRE_ALL` is set
+/// (scripts/test), which makes a missing runtime a failure.
+#[cfg(test)]
+pub(crate) fn runtime_for_tests() -> Option<&'static Runtime> {
+    match runtime() {
+        Ok(rt) => Some(rt),
+        Err(e) if std::env::var_os("SCRAMBLE_TEST_REQUIRE_ALL").is_some() => {
+            panic!("the CP-SAT runtime is missing: {e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED: the CP-SAT runtime is missing ({e})");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_stopper_outliving_its_solve_is_harmless() {
-        let rt = match runtime() {
-            Ok(rt) => rt,
-            Err(e) if std::env::var_os("SCRAMBLE_TEST_REQUIRE_ALL").is_some() => {
-                panic!("the CP-SAT runtime is missing: {e}")
-            }
-            Err(e) => {
-                eprintln!("SKIPPED: the CP-SAT runtime is missing ({e})");
-                return;
-            }
+        let Some(rt) = runtime_for_tests() else {
+            return;
         };
         let env = rt.new_env();
         let stopper = env.stopper();
