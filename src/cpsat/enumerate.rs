@@ -6,7 +6,8 @@
 //! cut into subproblems that fix the first cells (row-major) to every
 //! placement consistent with the edges, each solved on its own with its own
 //! pool, on `threads` workers. A subproblem whose pool fills up, or that runs
-//! past its time slice, is split again one cell deeper. Boards of at least
+//! past its time slice, is split again one cell deeper; each depth learns
+//! its slice from how fast its solves fill their pools (`slices`). Boards of at least
 //! `eager_cells` cells start cut into a few parts by ranges of the first
 //! cell's tile instead (their presolve dominates: few parts repeat little of
 //! it, and every core has work from the first moment); a range part is split
@@ -15,7 +16,7 @@
 //! Ctrl-C and time limits act between subproblems.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,7 @@ use crate::solve::{
 
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Waited};
+use super::slices::{Outcome, Slices};
 
 /// Memory all concurrent CP-SAT solves of one enumeration may take
 /// together, by the estimate below.
@@ -55,8 +57,10 @@ pub(crate) const DEFAULT_POOL: usize = 4096;
 /// CP-SAT keeps each pooled solution over its presolved model (8 bytes per
 /// Boolean and integer of its search: about 50 KB on a 6x6, against our
 /// 132 values), so the pool is cut to fit once a response tells that size
-/// (docs/benchmarks.md, "What CP-SAT holds per subproblem").
-pub(crate) const POOL_MEMORY: u64 = 256 << 20;
+/// (docs/benchmarks.md, "What CP-SAT holds per subproblem"). 16 MB keeps a
+/// 6x6 on two threads within issue 15's 100 MB: the runtime's 25 MB, two
+/// solves' own state (about 20 MB each) and the pools.
+pub(crate) const POOL_MEMORY: u64 = 16 << 20;
 
 /// The smallest pool the cut gives.
 pub(crate) const MIN_POOL: usize = 64;
@@ -103,6 +107,14 @@ struct Job {
     adaptive: bool,
 }
 
+impl Job {
+    /// How deep it is cut: a range part weighs like the cell it cuts, not
+    /// like its prefix.
+    fn depth(&self) -> usize {
+        self.prefix.len() + usize::from(self.range.is_some())
+    }
+}
+
 enum Ended {
     /// Searched to the end.
     Complete,
@@ -119,6 +131,8 @@ struct JobResult {
     pool: usize,
     ended: Ended,
     solutions: Vec<Vec<i64>>,
+    /// The slice it had (none without splitting or at depth 0).
+    slice: Option<Duration>,
     /// The slice (not the global limit) was what stopped it.
     slice_expired: bool,
     branches: u64,
@@ -133,14 +147,23 @@ struct Shared<'a> {
     constraints: Vec<u8>,
     base: &'a CpModelProto,
     model: &'a Model,
-    /// Solutions kept per subproblem: the limits' pool, cut by
-    /// [`pool_for`] once a response tells the presolved model's size.
-    pool: AtomicUsize,
+    /// Solutions kept per subproblem at most (the limits' pool).
+    pool: usize,
+    /// The largest search model a response told of (0 before the first):
+    /// the pool is cut to fit it ([`pool_for`]).
+    search_size: AtomicU64,
+    /// What the pool is cut to fit before a response tells: the values of
+    /// our model's constraints, more than CP-SAT's search model on every
+    /// board measured (the-ant-trails-puzzle: 51,588 `edge` values against a
+    /// search model of 6,759; 1.6 million `table` values against 6,352).
+    first_guess: u64,
     /// Whether responses may cut the pool (not for `--split none`, whose
     /// one solve must keep everything).
     cut_pool: bool,
     concurrent: usize,
     limits: Limits,
+    /// The slices of split subproblems, learned from their solves.
+    slices: Mutex<Slices>,
     stopping: AtomicBool,
     deadline: Option<Instant>,
 }
@@ -319,10 +342,13 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         constraints,
         base: &base,
         model,
-        pool: AtomicUsize::new(pool),
+        pool,
+        search_size: AtomicU64::new(0),
+        first_guess: model.size().values,
         cut_pool: adaptive,
         concurrent: threads,
         limits,
+        slices: Mutex::new(Slices::new(limits.slice, model.cells.len())),
         stopping: AtomicBool::new(false),
         deadline,
     };
@@ -403,6 +429,23 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                 *stats.subproblems.as_mut().unwrap() += 1;
             }
             let full = r.solutions.len() >= r.pool;
+            // Split subproblems that ran their course tell their depth's
+            // slice how fast solutions come (not the whole model's try).
+            if let Some(slice) = r.slice
+                && r.job.depth() > 0
+                && matches!(r.ended, Ended::Complete | Ended::Stopped)
+                && stop_reason.is_none()
+            {
+                shared.slices.lock().unwrap().learn(
+                    r.job.depth(),
+                    Outcome {
+                        slice,
+                        found: r.solutions.len(),
+                        pool: r.pool,
+                        slice_expired: r.slice_expired,
+                    },
+                );
+            }
             let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
             let split = can_split
                 && stop_reason.is_none()
@@ -627,9 +670,12 @@ impl Shared<'_> {
 
     /// Solve one subproblem on worker `w`.
     fn solve(&self, job: Job) -> JobResult {
-        // A range part weighs like the cell it cuts, not like the prefix.
-        let depth = job.prefix.len() + usize::from(job.range.is_some());
-        let pool = self.pool.load(Ordering::Relaxed);
+        let depth = job.depth();
+        let pool = match self.search_size.load(Ordering::Relaxed) {
+            _ if !self.cut_pool => self.pool,
+            0 => pool_for(self.first_guess, self.concurrent, self.pool),
+            size => pool_for(size, self.concurrent, self.pool),
+        };
         let pool = match depth {
             0 if job.adaptive => self.limits.whole_pool.min(pool),
             _ => pool,
@@ -639,6 +685,7 @@ impl Shared<'_> {
             pool,
             ended: Ended::Skipped,
             solutions: vec![],
+            slice: None,
             slice_expired: false,
             branches: 0,
             conflicts: 0,
@@ -649,13 +696,7 @@ impl Shared<'_> {
             .map(|d| d.saturating_duration_since(Instant::now()));
         let slice = job.adaptive.then(|| match depth {
             0 => self.limits.whole_slice,
-            // Bigger boards presolve longer: the slice grows with the board
-            // beyond 6x6, or their parts would be split before they start.
-            d => {
-                self.limits.slice
-                    * 2u32.saturating_pow(d as u32 - 1)
-                    * (self.model.cells.len().div_ceil(36) as u32)
-            }
+            d => self.slices.lock().unwrap().get(d),
         });
         let limit = match (remaining, slice) {
             (Some(r), Some(s)) => Some(r.min(s)),
@@ -693,6 +734,8 @@ impl Shared<'_> {
             // Ctrl-C belongs to scramble: it stops the enumeration between
             // and inside subproblems (through SolveCpStopSearch).
             catch_sigint_signal: Some(false),
+            cp_model_probing_level: (depth > 0 && self.slices.lock().unwrap().rich(depth))
+                .then_some(0),
             ..Default::default()
         };
         if self.stopping.load(Ordering::SeqCst) {
@@ -718,8 +761,7 @@ impl Shared<'_> {
         };
         let size = (response.num_booleans + response.num_integers).max(0) as u64;
         if self.cut_pool && size > 0 {
-            let fits = pool_for(size, self.concurrent, self.limits.pool);
-            self.pool.fetch_min(fits, Ordering::Relaxed);
+            self.search_size.fetch_max(size, Ordering::Relaxed);
         }
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
         let mut solutions: BTreeSet<Vec<i64>> = response
@@ -743,6 +785,7 @@ impl Shared<'_> {
             pool,
             ended,
             solutions: solutions.into_iter().collect(),
+            slice,
             slice_expired: slice_binds,
             branches: response.num_branches.max(0) as u64,
             conflicts: response.num_conflicts.max(0) as u64,
@@ -796,12 +839,12 @@ mod tests {
     fn the_pool_fits_the_pool_memory() {
         // the-ant-trails-puzzle's search model, two solves at once.
         let pool = pool_for(7_422, 2, DEFAULT_POOL) as u64;
-        assert_eq!(pool, 2_260);
+        assert_eq!(pool, 141);
         // The largest that fits.
         assert!(2 * pool * 7_422 * 8 <= POOL_MEMORY);
         assert!(2 * (pool + 1) * 7_422 * 8 > POOL_MEMORY);
         // Small models keep the limits' pool.
-        assert_eq!(pool_for(132, 8, DEFAULT_POOL), DEFAULT_POOL);
+        assert_eq!(pool_for(60, 8, DEFAULT_POOL), DEFAULT_POOL);
         assert_eq!(pool_for(u64::MAX, 8, DEFAULT_POOL), MIN_POOL);
         assert_eq!(pool_for(1 << 30, 1, 10), 10);
         assert_eq!(pool_for(0, 0, DEFAULT_POOL), DEFAULT_POOL);

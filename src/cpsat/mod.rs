@@ -9,6 +9,7 @@ mod first;
 pub use enumerate::Limits;
 pub mod proto;
 mod runtime;
+mod slices;
 mod text;
 
 use std::time::Instant;

@@ -103,6 +103,26 @@ unsafe extern "C" {
     fn free(p: *mut c_void);
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+unsafe extern "C" {
+    /// glibc's `malloc_trim`: hands the free pages of every malloc arena
+    /// back to the system.
+    fn malloc_trim(pad: usize) -> c_int;
+}
+
+/// Give the memory a finished solve freed back to the system. glibc keeps
+/// freed pages in its arenas, and a solve's state (tens of MB on a 6x6,
+/// docs/benchmarks.md) is freed in pieces the arenas mostly keep: without
+/// this the process stays at its high-water mark after every subproblem.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointers and only walks the allocator's
+    // own free lists under its locks; any thread may call it at any time.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
 /// The loaded library and the C API entry points.
 pub(crate) struct Runtime {
     _lib: libloading::Library,
@@ -405,6 +425,7 @@ impl Runtime {
             let r = self.solve_encoded(&env, &m, &params);
             drop(env);
             drop(m);
+            give_back_freed_memory();
             RUNNING.fetch_sub(1, Ordering::SeqCst);
             // The caller may have given up: then nobody reads this.
             let _ = tx.send(r);
