@@ -16,7 +16,7 @@
 //! Ctrl-C and time limits act between subproblems.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -149,9 +149,13 @@ struct Shared<'a> {
     model: &'a Model,
     /// Solutions kept per subproblem at most (the limits' pool).
     pool: usize,
-    /// The largest search model a response told of (0 before the first):
-    /// the pool is cut to fit it ([`pool_for`]).
-    search_size: AtomicU64,
+    /// The largest search model a response told of, per depth (0 before
+    /// the first): a subproblem's pool is cut to fit the one of its depth,
+    /// or failing that of the nearest depth above ([`pool_for`]). Deeper
+    /// subproblems presolve to smaller models (the-ant-trails-puzzle: 7,422
+    /// Booleans and integers whole, 2,883 with 12 cells fixed), so their
+    /// pools can be bigger.
+    search_sizes: Mutex<Vec<u64>>,
     /// What the pool is cut to fit before a response tells: the values of
     /// our model's constraints, more than CP-SAT's search model on every
     /// board measured (the-ant-trails-puzzle: 51,588 `edge` values against a
@@ -343,7 +347,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         base: &base,
         model,
         pool,
-        search_size: AtomicU64::new(0),
+        search_sizes: Mutex::new(Vec::new()),
         first_guess: model.size().values,
         cut_pool: adaptive,
         concurrent: threads,
@@ -671,10 +675,18 @@ impl Shared<'_> {
     /// Solve one subproblem on worker `w`.
     fn solve(&self, job: Job) -> JobResult {
         let depth = job.depth();
-        let pool = match self.search_size.load(Ordering::Relaxed) {
+        let known = {
+            let sizes = self.search_sizes.lock().unwrap();
+            sizes[..sizes.len().min(depth + 1)]
+                .iter()
+                .rev()
+                .find(|&&s| s > 0)
+                .copied()
+        };
+        let pool = match known {
             _ if !self.cut_pool => self.pool,
-            0 => pool_for(self.first_guess, self.concurrent, self.pool),
-            size => pool_for(size, self.concurrent, self.pool),
+            None => pool_for(self.first_guess, self.concurrent, self.pool),
+            Some(size) => pool_for(size, self.concurrent, self.pool),
         };
         let pool = match depth {
             0 if job.adaptive => self.limits.whole_pool.min(pool),
@@ -761,7 +773,11 @@ impl Shared<'_> {
         };
         let size = (response.num_booleans + response.num_integers).max(0) as u64;
         if self.cut_pool && size > 0 {
-            self.search_size.fetch_max(size, Ordering::Relaxed);
+            let mut sizes = self.search_sizes.lock().unwrap();
+            if sizes.len() <= depth {
+                sizes.resize(depth + 1, 0);
+            }
+            sizes[depth] = sizes[depth].max(size);
         }
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
         let mut solutions: BTreeSet<Vec<i64>> = response
