@@ -135,3 +135,56 @@ fn a_limit_past_the_count_finds_everything() {
         assert_eq!(r.raw.len(), 224);
     }
 }
+
+fn danger() -> Puzzle {
+    Puzzle::load(&common::corpus().join("danger-puzzle.yaml")).unwrap()
+}
+
+#[test]
+fn a_presolve_alone_past_the_memory_ceiling_stops_the_run() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // Every process is past a 1-byte ceiling: the first solve is asked to
+    // stop at its first poll, in its presolve, alone (one thread).
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.memory_ceiling = 1;
+    let opts = SolveOptions {
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &danger(), &opts).unwrap();
+    assert_eq!(r.outcome, Outcome::Incomplete(StopReason::MemoryLimit));
+    assert!(r.classes.len() < 12, "{}", r.classes.len());
+}
+
+#[test]
+fn stops_at_the_memory_ceiling_report_only_real_solutions() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // Two threads: the first stop is retried or split with one solve at a
+    // time, until one stopped alone in its presolve ends the run, or every
+    // part was small enough to end before its first poll.
+    let all = solve::run(
+        &CpSat::new().unwrap(),
+        &sternenhimmel(),
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.memory_ceiling = 1;
+    let opts = SolveOptions {
+        split: Split::Depth(0),
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &sternenhimmel(), &opts).unwrap();
+    match r.outcome {
+        Outcome::Complete => assert_eq!(r.classes, all.classes),
+        Outcome::Incomplete(StopReason::MemoryLimit) => {
+            assert!(r.classes.iter().all(|c| all.classes.contains(c)));
+        }
+        other => panic!("{other:?}"),
+    }
+}

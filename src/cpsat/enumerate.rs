@@ -30,6 +30,7 @@ use crate::solve::{
     Stands, StopReason,
 };
 
+use super::ceiling::{self, AfterStop, Slots};
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Waited};
 use super::slices::{Outcome, Slices};
@@ -97,6 +98,7 @@ pub(crate) const EAGER_CELLS: usize = 25;
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
 
+#[derive(Clone)]
 struct Job {
     /// The work unit it belongs to (see `SolveOptions::units`; 0 without).
     unit: usize,
@@ -135,6 +137,8 @@ struct JobResult {
     slice: Option<Duration>,
     /// The slice (not the global limit) was what stopped it.
     slice_expired: bool,
+    /// It was stopped because the process passed the memory ceiling.
+    at_ceiling: bool,
     branches: u64,
     conflicts: u64,
     wall_time: f64,
@@ -243,6 +247,9 @@ pub struct Limits {
     /// Boards of at least this many cells start cut into range parts
     /// (`--split auto` only).
     pub eager_cells: usize,
+    /// Resident memory (bytes) past which running solves are stopped
+    /// (src/cpsat/ceiling.rs).
+    pub memory_ceiling: u64,
 }
 
 impl Default for Limits {
@@ -256,6 +263,7 @@ impl Default for Limits {
             whole_slice: WHOLE_SLICE,
             range_parts: RANGE_PARTS,
             eager_cells: EAGER_CELLS,
+            memory_ceiling: ceiling::MEMORY_CEILING,
         }
     }
 }
@@ -399,6 +407,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         }
         drop(res_tx);
         let mut in_flight = 0usize;
+        let mut slots = Slots::new(threads);
         loop {
             if stop_reason.is_none() {
                 if options.stop.is_stopped() {
@@ -411,7 +420,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                 }
             }
             if stop_reason.is_none() {
-                while in_flight < threads {
+                while in_flight < slots.get() {
                     let Some(job) = queue.pop_front() else { break };
                     job_tx.send(job).expect("workers alive");
                     in_flight += 1;
@@ -438,6 +447,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             if let Some(slice) = r.slice
                 && r.job.depth() > 0
                 && matches!(r.ended, Ended::Complete | Ended::Stopped)
+                && !r.at_ceiling
                 && stop_reason.is_none()
             {
                 shared.slices.lock().unwrap().learn(
@@ -451,11 +461,14 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                 );
             }
             let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
+            let searched = r.branches > 0 || !r.solutions.is_empty();
+            let after_ceiling = (r.at_ceiling && stop_reason.is_none())
+                .then(|| slots.after_stop(searched, can_split));
             let split = can_split
                 && stop_reason.is_none()
                 && match r.ended {
                     Ended::Complete => full,
-                    Ended::Stopped => r.slice_expired,
+                    Ended::Stopped => r.slice_expired || after_ceiling == Some(AfterStop::Split),
                     _ => false,
                 };
             // Solutions found before a split are real: hand them on now (so
@@ -477,7 +490,9 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                     }
                 }
             };
-            if split {
+            if after_ceiling == Some(AfterStop::Retry) {
+                queue.push_front(r.job.clone());
+            } else if split {
                 *stats.subproblems_split.as_mut().unwrap() += 1;
                 // Later splits go straight to placements: on boards with many
                 // solutions (search, not presolve, dominates) range parts
@@ -498,6 +513,13 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                         stop_reason.get_or_insert(StopReason::PoolFull);
                     }
                     Ended::Complete => unit_left(0),
+                    Ended::Stopped if after_ceiling == Some(AfterStop::Stop) => {
+                        // One solve alone passes the ceiling before it
+                        // searches: nothing deeper would fit either.
+                        incomplete = true;
+                        stop_reason = Some(StopReason::MemoryLimit);
+                        shared.stop_all();
+                    }
                     Ended::Stopped if stop_reason.is_none() && deadline.is_some() => {
                         // CP-SAT's own limit (the time left) ended it, a
                         // moment before the coordinator saw the deadline.
@@ -699,6 +721,7 @@ impl Shared<'_> {
             solutions: vec![],
             slice: None,
             slice_expired: false,
+            at_ceiling: false,
             branches: 0,
             conflicts: 0,
             wall_time: 0.0,
@@ -754,7 +777,15 @@ impl Shared<'_> {
             return skipped(job);
         }
         let pending = self.rt.spawn_solve(bytes, params);
-        let response = match pending.wait(|| self.stopping.load(Ordering::SeqCst)) {
+        let over_ceiling = std::cell::Cell::new(false);
+        let waited = pending.wait_or_yield(
+            || self.stopping.load(Ordering::SeqCst),
+            || {
+                over_ceiling.set(ceiling::over(self.limits.memory_ceiling));
+                over_ceiling.get()
+            },
+        );
+        let response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
                 return JobResult {
@@ -796,13 +827,15 @@ impl Shared<'_> {
                 response.solution_info
             )),
         };
+        let at_ceiling = over_ceiling.get() && matches!(ended, Ended::Stopped);
         JobResult {
             job,
             pool,
             ended,
             solutions: solutions.into_iter().collect(),
             slice,
-            slice_expired: slice_binds,
+            slice_expired: slice_binds && !at_ceiling,
+            at_ceiling,
             branches: response.num_branches.max(0) as u64,
             conflicts: response.num_conflicts.max(0) as u64,
             wall_time: response.wall_time,

@@ -4,6 +4,7 @@
 //!
 //! Nothing outside this module sees protobuf or FFI.
 
+mod ceiling;
 mod enumerate;
 mod first;
 pub use enumerate::Limits;

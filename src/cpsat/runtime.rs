@@ -438,7 +438,19 @@ impl Pending {
     /// Wait for the solve; once `stop()` says so, ask it to stop and wait
     /// at most [`GRACE`] more.
     pub(crate) fn wait(self, stop: impl Fn() -> bool) -> Waited {
+        self.wait_or_yield(stop, || false)
+    }
+
+    /// [`Pending::wait`], and once `yield_now()` says so, ask the solve to
+    /// stop but wait for it however long it takes (its memory is back when
+    /// it returns), unless `stop()` says so too.
+    pub(crate) fn wait_or_yield(
+        self,
+        stop: impl Fn() -> bool,
+        yield_now: impl Fn() -> bool,
+    ) -> Waited {
         let mut asked: Option<Instant> = None;
+        let mut yielding = false;
         loop {
             match self.rx.recv_timeout(POLL) {
                 Ok(r) => return Waited::Returned(r),
@@ -451,6 +463,10 @@ impl Pending {
                 None if stop() => {
                     self.stopper.stop();
                     asked = Some(Instant::now());
+                }
+                None if !yielding && yield_now() => {
+                    self.stopper.stop();
+                    yielding = true;
                 }
                 Some(t) if t.elapsed() >= GRACE => return Waited::GaveUp,
                 _ => {}

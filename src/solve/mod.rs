@@ -213,6 +213,9 @@ pub enum StopReason {
     Limit,
     /// `merge`: some shards are missing or stopped early.
     Shards,
+    /// CP-SAT: one subproblem's solve alone passed the memory ceiling
+    /// before it searched (src/cpsat/ceiling.rs).
+    MemoryLimit,
 }
 
 impl std::fmt::Display for StopReason {
@@ -223,6 +226,7 @@ impl std::fmt::Display for StopReason {
             StopReason::PoolFull => "solution pool full (use --split auto)",
             StopReason::Limit => "limit of solutions reached",
             StopReason::Shards => "shards missing or incomplete",
+            StopReason::MemoryLimit => "memory ceiling reached by CP-SAT's presolve alone",
         })
     }
 }

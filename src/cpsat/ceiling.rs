@@ -1,0 +1,128 @@
+//! A ceiling on the process's resident memory while CP-SAT searches.
+//!
+//! A solve's own state grows while it searches (a 16x16 `edge` subproblem
+//! from 560 MB after presolve to 880 MB after a minute of search,
+//! docs/benchmarks.md), and the slices double with depth, so without a
+//! ceiling a long run's memory had no bound. When the process's resident
+//! memory passes the ceiling, every running solve is asked to stop and is
+//! waited for (its state is freed when it returns). Then, for each:
+//!
+//! - one that searched is split, as if its slice had expired: its parts
+//!   start with a fresh state;
+//! - one stopped before it searched (still presolving while another one
+//!   grew) is solved again later;
+//! - if it was the only solve running and had not searched, its presolve
+//!   alone passes the ceiling: the enumeration stops, incomplete
+//!   (`memory_limit`), with what it found.
+//!
+//! Each stop also runs one solve fewer at a time from then on, so that
+//! solves which together pass the ceiling end up one at a time.
+
+/// Resident memory (bytes) past which running solves are stopped: under
+/// issue 15's 1 GB for a 16x16 board, with room for the solve being
+/// stopped to notice.
+pub(crate) const MEMORY_CEILING: u64 = 900_000_000;
+
+/// The process's resident memory in bytes (`VmRSS` of /proc/self/status),
+/// or None where that cannot be read (not Linux).
+pub(crate) fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmRSS:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// Whether the process is past `ceiling`.
+pub(crate) fn over(ceiling: u64) -> bool {
+    resident_bytes().is_some_and(|b| b > ceiling)
+}
+
+/// What becomes of a subproblem stopped at the ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AfterStop {
+    /// Split it one cell deeper, as if its slice had expired.
+    Split,
+    /// Solve it again, with fewer solves at once.
+    Retry,
+    /// Stop the enumeration: one solve alone passes the ceiling.
+    Stop,
+}
+
+/// How many solves may run at once; fewer after each stop at the ceiling.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slots(usize);
+
+impl Slots {
+    pub(crate) fn new(n: usize) -> Slots {
+        Slots(n.max(1))
+    }
+
+    pub(crate) fn get(self) -> usize {
+        self.0
+    }
+
+    /// A subproblem was stopped at the ceiling: whether it had `searched`
+    /// (branched or found a solution) and `can_split` (is adaptive and
+    /// leaves cells free). One slot fewer from now on.
+    pub(crate) fn after_stop(&mut self, searched: bool, can_split: bool) -> AfterStop {
+        let alone = self.0 == 1;
+        self.0 = (self.0 - 1).max(1);
+        match (searched && can_split, alone) {
+            (true, _) => AfterStop::Split,
+            (false, false) => AfterStop::Retry,
+            (false, true) => AfterStop::Stop,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resident_memory_is_read_and_grows_with_touched_pages() {
+        let read = resident_bytes();
+        if cfg!(not(target_os = "linux")) {
+            return;
+        }
+        let before = read.expect("VmRSS readable on Linux");
+        assert!(before > 1 << 20, "{before}");
+        // 64 MB written page by page must show up as resident (whatever
+        // other tests free meanwhile).
+        let block = std::hint::black_box(vec![1u8; 64 << 20]);
+        let after = resident_bytes().unwrap();
+        assert!(after >= 64 << 20, "{before} -> {after}");
+        assert!(over(before / 2) && !over(u64::MAX));
+        drop(std::hint::black_box(block));
+    }
+
+    #[test]
+    fn a_stopped_search_is_split_and_a_lone_presolve_stops_the_run() {
+        let mut slots = Slots::new(2);
+        // Another solve was running: retry later, one at a time from now.
+        assert_eq!(slots.after_stop(false, true), AfterStop::Retry);
+        assert_eq!(slots.get(), 1);
+        // It searched: its parts start afresh.
+        assert_eq!(slots.after_stop(true, true), AfterStop::Split);
+        assert_eq!(slots.get(), 1);
+        // Alone and never searched, or nothing left to split: give up.
+        assert_eq!(slots.after_stop(false, true), AfterStop::Stop);
+        assert_eq!(slots.after_stop(true, false), AfterStop::Stop);
+        assert_eq!(Slots::new(0).get(), 1);
+    }
+
+    #[test]
+    fn every_stop_takes_a_slot_down_to_one() {
+        let mut slots = Slots::new(4);
+        for want in [3, 2, 1, 1] {
+            assert_eq!(slots.after_stop(true, true), AfterStop::Split);
+            assert_eq!(slots.get(), want);
+        }
+    }
+}
