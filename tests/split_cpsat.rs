@@ -188,3 +188,20 @@ fn stops_at_the_memory_ceiling_report_only_real_solutions() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_first_solutions_stop_at_the_memory_ceiling() {
+    if !common::has_cpsat() {
+        return;
+    }
+    let mut solver = CpSat::new().unwrap();
+    solver.limits.memory_ceiling = 1;
+    let opts = SolveOptions {
+        limit: Some(1),
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let r = solve::run(&solver, &danger(), &opts).unwrap();
+    assert_eq!(r.outcome, Outcome::Incomplete(StopReason::MemoryLimit));
+    assert!(r.classes.is_empty());
+}

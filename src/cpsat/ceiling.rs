@@ -16,7 +16,9 @@
 //!   (`memory_limit`), with what it found.
 //!
 //! Each stop also runs one solve fewer at a time from then on, so that
-//! solves which together pass the ceiling end up one at a time.
+//! solves which together pass the ceiling end up one at a time. The first
+//! solutions (`--limit`, one solve with every worker) have nothing to split
+//! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
 /// Resident memory (bytes) past which running solves are stopped: under
 /// issue 15's 1 GB for a 16x16 board, with room for the solve being

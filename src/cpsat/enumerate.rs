@@ -778,7 +778,7 @@ impl Shared<'_> {
         }
         let pending = self.rt.spawn_solve(bytes, params);
         let over_ceiling = std::cell::Cell::new(false);
-        let waited = pending.wait_or_yield(
+        let waited = pending.wait(
             || self.stopping.load(Ordering::SeqCst),
             || {
                 over_ceiling.set(ceiling::over(self.limits.memory_ceiling));

@@ -18,6 +18,7 @@ use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
 };
 
+use super::ceiling;
 use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
 use super::runtime::Waited;
@@ -25,6 +26,7 @@ use super::runtime::Waited;
 pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
     let Run {
         rt,
+        limits,
         puzzle,
         model,
         options,
@@ -96,9 +98,14 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             ..Default::default()
         };
         let pending = rt.spawn_solve(bytes, params);
-        let response = match pending
-            .wait(|| options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        let over_ceiling = std::cell::Cell::new(false);
+        let response = match pending.wait(
+            || options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d),
+            || {
+                over_ceiling.set(ceiling::over(limits.memory_ceiling));
+                over_ceiling.get()
+            },
+        ) {
             Waited::Returned(r) => r.map_err(|e| SolveError::Runtime(Box::new(e)))?,
             // Stopped in its presolve: the loop says why.
             Waited::GaveUp => continue,
@@ -121,6 +128,13 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
                         "CP-SAT rejected the model: {}",
                         response.solution_info
                     )),
+                    stats,
+                });
+            }
+            // One solve with every worker: nothing smaller to split into.
+            CpSolverStatus::Unknown if over_ceiling.get() => {
+                return Ok(SolverRun {
+                    status: RunStatus::Stopped(StopReason::MemoryLimit),
                     stats,
                 });
             }

@@ -435,20 +435,11 @@ impl Runtime {
 }
 
 impl Pending {
-    /// Wait for the solve; once `stop()` says so, ask it to stop and wait
-    /// at most [`GRACE`] more.
-    pub(crate) fn wait(self, stop: impl Fn() -> bool) -> Waited {
-        self.wait_or_yield(stop, || false)
-    }
-
-    /// [`Pending::wait`], and once `yield_now()` says so, ask the solve to
-    /// stop but wait for it however long it takes (its memory is back when
-    /// it returns), unless `stop()` says so too.
-    pub(crate) fn wait_or_yield(
-        self,
-        stop: impl Fn() -> bool,
-        yield_now: impl Fn() -> bool,
-    ) -> Waited {
+    /// Wait for the solve. Once `stop()` says so, ask it to stop and wait
+    /// at most [`GRACE`] more. Once `yield_now()` says so (the memory
+    /// ceiling), ask it to stop but wait however long it takes (its memory
+    /// is back when it returns), unless `stop()` says so too.
+    pub(crate) fn wait(self, stop: impl Fn() -> bool, yield_now: impl Fn() -> bool) -> Waited {
         let mut asked: Option<Instant> = None;
         let mut yielding = false;
         loop {
