@@ -41,8 +41,38 @@ pub(crate) fn resident_bytes() -> Option<u64> {
 }
 
 /// Whether the process is past `ceiling`.
-pub(crate) fn over(ceiling: u64) -> bool {
+fn over(ceiling: u64) -> bool {
     resident_bytes().is_some_and(|b| b > ceiling)
+}
+
+/// Looks at the memory while one solve runs, and remembers whether it was
+/// ever past the ceiling.
+pub(crate) struct Watch {
+    ceiling: u64,
+    passed: std::cell::Cell<bool>,
+}
+
+impl Watch {
+    pub(crate) fn new(ceiling: u64) -> Watch {
+        Watch {
+            ceiling,
+            passed: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Whether the process is past the ceiling now.
+    pub(crate) fn check(&self) -> bool {
+        let over = over(self.ceiling);
+        if over {
+            self.passed.set(true);
+        }
+        over
+    }
+
+    /// Whether it was past the ceiling at any check.
+    pub(crate) fn passed(&self) -> bool {
+        self.passed.get()
+    }
 }
 
 /// What becomes of a subproblem stopped at the ceiling.
@@ -101,6 +131,10 @@ mod tests {
         let after = resident_bytes().unwrap();
         assert!(after >= 64 << 20, "{before} -> {after}");
         assert!(over(before / 2) && !over(u64::MAX));
+        let watch = Watch::new(u64::MAX);
+        assert!(!watch.check() && !watch.passed());
+        let watch = Watch::new(1);
+        assert!(!watch.passed() && watch.check() && watch.passed());
         drop(std::hint::black_box(block));
     }
 

@@ -30,7 +30,7 @@ use crate::solve::{
     Stands, StopReason,
 };
 
-use super::ceiling::{self, AfterStop, Slots};
+use super::ceiling::{self, AfterStop, Slots, Watch};
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
 use super::runtime::{Runtime, Waited};
 use super::slices::{Outcome, Slices};
@@ -777,14 +777,8 @@ impl Shared<'_> {
             return skipped(job);
         }
         let pending = self.rt.spawn_solve(bytes, params);
-        let over_ceiling = std::cell::Cell::new(false);
-        let waited = pending.wait(
-            || self.stopping.load(Ordering::SeqCst),
-            || {
-                over_ceiling.set(ceiling::over(self.limits.memory_ceiling));
-                over_ceiling.get()
-            },
-        );
+        let watch = Watch::new(self.limits.memory_ceiling);
+        let waited = pending.wait(|| self.stopping.load(Ordering::SeqCst), || watch.check());
         let response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
@@ -827,7 +821,7 @@ impl Shared<'_> {
                 response.solution_info
             )),
         };
-        let at_ceiling = over_ceiling.get() && matches!(ended, Ended::Stopped);
+        let at_ceiling = watch.passed() && matches!(ended, Ended::Stopped);
         JobResult {
             job,
             pool,

@@ -18,7 +18,7 @@ use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
 };
 
-use super::ceiling;
+use super::ceiling::Watch;
 use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
 use super::runtime::Waited;
@@ -98,13 +98,10 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
             ..Default::default()
         };
         let pending = rt.spawn_solve(bytes, params);
-        let over_ceiling = std::cell::Cell::new(false);
+        let watch = Watch::new(limits.memory_ceiling);
         let response = match pending.wait(
             || options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d),
-            || {
-                over_ceiling.set(ceiling::over(limits.memory_ceiling));
-                over_ceiling.get()
-            },
+            || watch.check(),
         ) {
             Waited::Returned(r) => r.map_err(|e| SolveError::Runtime(Box::new(e)))?,
             // Stopped in its presolve: the loop says why.
@@ -132,7 +129,7 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
                 });
             }
             // One solve with every worker: nothing smaller to split into.
-            CpSolverStatus::Unknown if over_ceiling.get() => {
+            CpSolverStatus::Unknown if watch.passed() => {
                 return Ok(SolverRun {
                     status: RunStatus::Stopped(StopReason::MemoryLimit),
                     stats,
