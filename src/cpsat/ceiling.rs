@@ -7,13 +7,13 @@
 //! memory passes the ceiling, every running solve is asked to stop and is
 //! waited for (its state is freed when it returns). Then, for each:
 //!
-//! - one that searched is split, as if its slice had expired: its parts
-//!   start with a fresh state;
-//! - one stopped before it searched (still presolving while another one
-//!   grew) is solved again later;
-//! - if it was the only solve running and had not searched, its presolve
-//!   alone passes the ceiling: the enumeration stops, incomplete
-//!   (`memory_limit`), with what it found.
+//! - one that searched and can be split is split, as if its slice had
+//!   expired: its parts start with a fresh state;
+//! - one that cannot (it had not searched, still presolving while another
+//!   one grew, or has no cell left to fix) is solved again later if other
+//!   solves were running;
+//! - if it ran alone, nothing smaller would fit: the enumeration stops,
+//!   incomplete (`memory_limit`), with what it found.
 //!
 //! Each stop also runs one solve fewer at a time from then on, so that
 //! solves which together pass the ceiling end up one at a time. The first
@@ -27,7 +27,7 @@ pub(crate) const MEMORY_CEILING: u64 = 900_000_000;
 
 /// The process's resident memory in bytes (`VmRSS` of /proc/self/status),
 /// or None where that cannot be read (not Linux).
-pub(crate) fn resident_bytes() -> Option<u64> {
+fn resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kb: u64 = line

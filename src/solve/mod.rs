@@ -213,8 +213,8 @@ pub enum StopReason {
     Limit,
     /// `merge`: some shards are missing or stopped early.
     Shards,
-    /// CP-SAT: one subproblem's solve alone passed the memory ceiling
-    /// before it searched (src/cpsat/ceiling.rs).
+    /// CP-SAT: a solve that could not be cut smaller passed the memory
+    /// ceiling (src/cpsat/ceiling.rs).
     MemoryLimit,
 }
 
@@ -226,7 +226,9 @@ impl std::fmt::Display for StopReason {
             StopReason::PoolFull => "solution pool full (use --split auto)",
             StopReason::Limit => "limit of solutions reached",
             StopReason::Shards => "shards missing or incomplete",
-            StopReason::MemoryLimit => "memory ceiling reached by CP-SAT's presolve alone",
+            StopReason::MemoryLimit => {
+                "memory ceiling reached by a CP-SAT solve that cannot be cut smaller"
+            }
         })
     }
 }
