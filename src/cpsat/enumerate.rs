@@ -58,10 +58,11 @@ pub(crate) const DEFAULT_POOL: usize = 4096;
 /// CP-SAT keeps each pooled solution over its presolved model (8 bytes per
 /// Boolean and integer of its search: about 50 KB on a 6x6, against our
 /// 132 values), so the pool is cut to fit once a response tells that size
-/// (docs/benchmarks.md, "What CP-SAT holds per subproblem"). 16 MB keeps a
-/// 6x6 on two threads within issue 15's 100 MB: the runtime's 25 MB, two
-/// solves' own state (about 20 MB each) and the pools.
-pub(crate) const POOL_MEMORY: u64 = 16 << 20;
+/// (docs/benchmarks.md, "What CP-SAT holds per subproblem"). 8 MB keeps a
+/// 6x6 on two threads within issue 15's 100 MB with a margin: the runtime's
+/// 26 MB, two solves' own state (20-45 MB each) and the pools. With 16 MB
+/// the-ant-trails-puzzle peaked at 90-107 MB, with 8 MB at 83-86 MB.
+pub(crate) const POOL_MEMORY: u64 = 8 << 20;
 
 /// The smallest pool the cut gives.
 pub(crate) const MIN_POOL: usize = 64;
@@ -882,12 +883,12 @@ mod tests {
     fn the_pool_fits_the_pool_memory() {
         // the-ant-trails-puzzle's search model, two solves at once.
         let pool = pool_for(7_422, 2, DEFAULT_POOL) as u64;
-        assert_eq!(pool, 141);
+        assert_eq!(pool, 70);
         // The largest that fits.
         assert!(2 * pool * 7_422 * 8 <= POOL_MEMORY);
         assert!(2 * (pool + 1) * 7_422 * 8 > POOL_MEMORY);
         // Small models keep the limits' pool.
-        assert_eq!(pool_for(60, 8, DEFAULT_POOL), DEFAULT_POOL);
+        assert_eq!(pool_for(30, 8, DEFAULT_POOL), DEFAULT_POOL);
         assert_eq!(pool_for(u64::MAX, 8, DEFAULT_POOL), MIN_POOL);
         assert_eq!(pool_for(1 << 30, 1, 10), 10);
         assert_eq!(pool_for(0, 0, DEFAULT_POOL), DEFAULT_POOL);
