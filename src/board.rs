@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
+use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, Shape, TOP, cell_name};
 
 /// A tile id and its rotation (counterclockwise quarter turns, 0..=3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -33,45 +33,78 @@ impl fmt::Display for Placement {
     }
 }
 
-/// Where cell `c` (row-major) of an `n`x`n` board goes under one
-/// counterclockwise board turn: (i, j) to (n-1-j, i), 0-based. The one
-/// place this arithmetic is written.
-pub(crate) fn turn_cell(n: usize, c: usize) -> usize {
-    (n - 1 - c % n) * n + c / n
-}
-
-/// A full board: `n * n` placements in row-major order.
+/// A full board: `rows * cols` placements in row-major order, and its
+/// shape (which board turns it has).
 ///
 /// Ordering is the row-major lexicographic order of `(tile, rotation)`, the
-/// order the canonical form is defined by.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+/// order the canonical form is defined by (boards of one puzzle share a
+/// shape). It serializes as the list of placements alone.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Solution {
     cells: Vec<Placement>,
+    shape: Shape,
 }
 
-/// [`Solution::turned_at`] on row-major `cells` of an `n`x`n` board, with the
-/// cell given by its row-major index `x`.
-pub(crate) fn turned_at(cells: &[Placement], n: usize, k: usize, x: usize) -> Placement {
-    let (i, j) = (x / n, x % n);
-    let (a, b) = match k % 4 {
-        0 => (i, j),
-        1 => (j, n - 1 - i),
-        2 => (n - 1 - i, n - 1 - j),
-        _ => (n - 1 - j, i),
-    };
-    let p = cells[a * n + b];
+impl Serialize for Solution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.cells.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Solution {
+    /// A square board (the shape is set from the puzzle by
+    /// [`Solution::reshaped`]).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let cells = Vec::<Placement>::deserialize(d)?;
+        Ok(Solution {
+            shape: Shape::square(cells.len().isqrt()),
+            cells,
+        })
+    }
+}
+
+/// The placement at row-major cell `x` of the board `cells` (of shape
+/// `shape`) turned `k` quarter turns counterclockwise.
+pub(crate) fn turned_at(cells: &[Placement], shape: Shape, k: usize, x: usize) -> Placement {
+    // The cell that lands on x: turning back by k.
+    let back = shape_after(shape, k).turn_cell((4 - k % 4) % 4, x);
+    let p = cells[back];
     Placement {
         tile: p.tile,
         rotation: ((p.rotation as usize + k) % 4) as u8,
     }
 }
 
+/// The shape of a board after `k` quarter turns (rows and columns swap on
+/// odd `k`).
+fn shape_after(shape: Shape, k: usize) -> Shape {
+    if k % 2 == 1 {
+        Shape {
+            rows: shape.cols,
+            cols: shape.rows,
+            group: shape.group,
+        }
+    } else {
+        shape
+    }
+}
+
 /// Why an assignment is not a solution of a puzzle. Positions are 1-based.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum VerifyError {
-    #[error("{found} cells for a {n}x{n} board")]
-    WrongSize { n: usize, found: usize },
+    #[error("{found} cells for a {rows}x{cols} board")]
+    WrongSize {
+        rows: usize,
+        cols: usize,
+        found: usize,
+    },
+    #[error("cell {cell} holds tile {tile} in rotation {rotation}: {why}")]
+    Rule {
+        cell: String,
+        tile: i64,
+        rotation: u8,
+        why: &'static str,
+    },
     #[error("cell ({i}, {j}) holds tile {tile}, which the puzzle does not have")]
     UnknownTile { i: usize, j: usize, tile: i64 },
     #[error("cell ({i}, {j}) has rotation {rotation}: must be 0..3")]
@@ -85,14 +118,41 @@ pub enum VerifyError {
 }
 
 impl Solution {
-    /// A board from row-major placements; the length must be a square.
+    /// A square board with all four turns from row-major placements; the
+    /// length must be a square.
     pub fn new(cells: Vec<Placement>) -> Solution {
         debug_assert_eq!(cells.len().isqrt().pow(2), cells.len());
-        Solution { cells }
+        Solution {
+            shape: Shape::square(cells.len().isqrt()),
+            cells,
+        }
     }
 
-    pub fn n(&self) -> usize {
-        self.cells.len().isqrt()
+    /// A board of this shape from row-major placements.
+    /// (A wrong length is caught by [`Solution::verify`].)
+    pub fn shaped(cells: Vec<Placement>, shape: Shape) -> Solution {
+        Solution { cells, shape }
+    }
+
+    /// The same placements in another shape (a board read back from a file,
+    /// given its puzzle's shape); `None` if the cell count differs.
+    pub fn reshaped(self, shape: Shape) -> Option<Solution> {
+        (self.cells.len() == shape.cells()).then_some(Solution {
+            cells: self.cells,
+            shape,
+        })
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn rows(&self) -> usize {
+        self.shape.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.shape.cols
     }
 
     pub fn cells(&self) -> &[Placement] {
@@ -101,7 +161,7 @@ impl Solution {
 
     /// Placement at 0-based row `i`, column `j`.
     pub fn at(&self, i: usize, j: usize) -> Placement {
-        self.cells[i * self.n() + j]
+        self.cells[i * self.cols() + j]
     }
 
     /// The placement at 0-based (`i`, `j`) of this board turned `k` quarter
@@ -111,38 +171,59 @@ impl Solution {
     /// (n-1-j, i) for k = 1, 2, 3.
     #[cfg(test)]
     pub(crate) fn turned_at(&self, k: usize, i: usize, j: usize) -> Placement {
-        turned_at(&self.cells, self.n(), k, i * self.n() + j)
+        let after = shape_after(self.shape, k);
+        turned_at(&self.cells, self.shape, k, i * after.cols + j)
     }
 
-    /// The board turned a quarter turn counterclockwise: the tile at (i, j)
-    /// goes to (n+1-j, i) (1-based) and its rotation grows by one.
-    pub fn turn(&self) -> Solution {
-        let n = self.n();
+    /// The board turned `k` quarter turns counterclockwise: one turn sends
+    /// the tile at (i, j) to (n+1-j, i) (1-based) and adds one to its
+    /// rotation. Odd `k` only on a square board.
+    pub fn turn_by(&self, k: usize) -> Solution {
         let mut cells = self.cells.clone();
         for (c, p) in self.cells.iter().enumerate() {
-            cells[turn_cell(n, c)] = Placement {
+            cells[self.shape.turn_cell(k, c)] = Placement {
                 tile: p.tile,
-                rotation: (p.rotation + 1) % 4,
+                rotation: ((p.rotation as usize + k) % 4) as u8,
             };
         }
-        Solution { cells }
+        Solution {
+            cells,
+            shape: shape_after(self.shape, k),
+        }
     }
 
-    /// The four turns of this board: 0, 1, 2 and 3 quarter turns.
-    pub fn turns(&self) -> [Solution; 4] {
-        let t1 = self.turn();
-        let t2 = t1.turn();
-        let t3 = t2.turn();
-        [self.clone(), t1, t2, t3]
+    /// The board turned a quarter turn counterclockwise (a square board).
+    pub fn turn(&self) -> Solution {
+        self.turn_by(1)
+    }
+
+    /// The board under each turn of its group, the identity first: four
+    /// boards on a square board, two on a rectangle, itself alone where
+    /// turns are not symmetries.
+    pub fn turns(&self) -> Vec<Solution> {
+        self.shape
+            .group
+            .turns()
+            .iter()
+            .map(|&k| {
+                if k == 0 {
+                    self.clone()
+                } else {
+                    self.turn_by(k)
+                }
+            })
+            .collect()
     }
 
     /// Check the board against the puzzle, independently of any solver:
-    /// every tile exactly once, every adjacent pair fits.
+    /// every tile exactly once, every adjacent pair fits, every cell holds
+    /// what the rules allow (frame, hints, turning).
     pub fn verify(&self, puzzle: &Puzzle) -> Result<(), VerifyError> {
-        let n = puzzle.n;
-        if self.cells.len() != n * n {
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        if self.cells.len() != rows * cols {
             return Err(VerifyError::WrongSize {
-                n,
+                rows,
+                cols,
                 found: self.cells.len(),
             });
         }
@@ -154,9 +235,10 @@ impl Solution {
         } else {
             Vec::new()
         };
-        let mut tiles = Vec::with_capacity(n * n);
+        let mut tiles = Vec::with_capacity(rows * cols);
+        let rules = puzzle.has_rules();
         for (k, p) in self.cells.iter().enumerate() {
-            let (i, j) = (k / n + 1, k % n + 1);
+            let (i, j) = (k / cols + 1, k % cols + 1);
             let idx =
                 puzzle
                     .index_of(p.tile)
@@ -180,18 +262,26 @@ impl Solution {
             if reused {
                 return Err(VerifyError::Reused { tile: p.tile });
             }
+            if rules && let Some(why) = puzzle.why_not(k, idx, p.rotation) {
+                return Err(VerifyError::Rule {
+                    cell: cell_name(cols, k),
+                    tile: p.tile,
+                    rotation: p.rotation,
+                    why,
+                });
+            }
             tiles.push(&puzzle.tiles[idx]);
         }
         let edge = |i: usize, j: usize, e: usize| {
-            let k = i * n + j;
+            let k = i * cols + j;
             tiles[k].edge(self.cells[k].rotation, e)
         };
-        for i in 0..n {
-            for j in 0..n {
-                if j + 1 < n && !edge(i, j, RIGHT).fits(edge(i, j + 1, LEFT)) {
+        for i in 0..rows {
+            for j in 0..cols {
+                if j + 1 < cols && !edge(i, j, RIGHT).fits(edge(i, j + 1, LEFT)) {
                     return Err(VerifyError::Horizontal { i: i + 1, j: j + 1 });
                 }
-                if i + 1 < n && !edge(i, j, BOTTOM).fits(edge(i + 1, j, TOP)) {
+                if i + 1 < rows && !edge(i, j, BOTTOM).fits(edge(i + 1, j, TOP)) {
                     return Err(VerifyError::Vertical { i: i + 1, j: j + 1 });
                 }
             }
@@ -201,9 +291,8 @@ impl Solution {
 
     /// The seed text format: one line per row, `[t=1,r=1] [t=9,r=3] ...`.
     pub(crate) fn to_seed_text(&self) -> String {
-        let n = self.n();
         let mut out = String::new();
-        for row in self.cells.chunks(n.max(1)) {
+        for row in self.cells.chunks(self.cols().max(1)) {
             let line: Vec<String> = row.iter().map(|p| p.to_string()).collect();
             out.push_str(&line.join(" "));
             out.push('\n');
@@ -214,24 +303,29 @@ impl Solution {
 
 /// The placements that may go into cell `prefix.len()` (row-major) given the
 /// placements already in the cells before it: an unused tile, in a rotation
-/// whose edges fit the left and top neighbours. Used to split an enumeration
-/// into independent subproblems.
+/// the rules allow there, whose edges fit the left and top neighbours. Used
+/// to split an enumeration into independent subproblems.
 pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement> {
-    let n = puzzle.n;
+    let cols = puzzle.cols;
     let k = prefix.len();
-    if k >= n * n {
+    if k >= puzzle.cells() {
         return Vec::new();
     }
-    let (i, j) = (k / n, k % n);
+    let (i, j) = (k / cols, k % cols);
     let edge_of = |p: &Placement, e| puzzle.tile(p.tile).map(|t| t.edge(p.rotation, e));
     let left = (j > 0).then(|| edge_of(&prefix[k - 1], RIGHT)).flatten();
-    let top = (i > 0).then(|| edge_of(&prefix[k - n], BOTTOM)).flatten();
+    let top = (i > 0)
+        .then(|| edge_of(&prefix[k - cols], BOTTOM))
+        .flatten();
     let mut out = Vec::new();
-    for tile in &puzzle.tiles {
+    for (x, tile) in puzzle.tiles.iter().enumerate() {
         if prefix.iter().any(|p| p.tile == tile.id) {
             continue;
         }
         for r in 0..4u8 {
+            if !puzzle.allows(k, x, r) {
+                continue;
+            }
             let fits_left = left.is_none_or(|l| l.fits(tile.edge(r, LEFT)));
             let fits_top = top.is_none_or(|t| t.fits(tile.edge(r, TOP)));
             if fits_left && fits_top {
@@ -245,19 +339,48 @@ pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement
     out
 }
 
-/// Parse the seed text format back into a board (used by tests and `render`).
+/// Parse the seed text format back into a board (used by tests and `render`):
+/// one line per row, all rows as long (or one line of n * n placements,
+/// an n x n board). The board is returned square (all four turns) when it
+/// is square, else with the half turn; [`Solution::reshaped`] gives it its
+/// puzzle's shape.
 pub fn parse_seed_text(text: &str) -> Option<Solution> {
     let mut cells = Vec::new();
-    for tok in text.split_whitespace() {
-        let inner = tok.strip_prefix("[t=")?.strip_suffix(']')?;
-        let (t, r) = inner.split_once(",r=")?;
-        cells.push(Placement {
-            tile: t.parse().ok()?,
-            rotation: r.parse().ok()?,
-        });
+    let mut widths = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let before = cells.len();
+        for tok in line.split_whitespace() {
+            let inner = tok.strip_prefix("[t=")?.strip_suffix(']')?;
+            let (t, r) = inner.split_once(",r=")?;
+            cells.push(Placement {
+                tile: t.parse().ok()?,
+                rotation: r.parse().ok()?,
+            });
+        }
+        widths.push(cells.len() - before);
     }
-    let n = cells.len().isqrt();
-    (n * n == cells.len() && !cells.is_empty()).then(|| Solution::new(cells))
+    let cols = *widths.first()?;
+    if cols == 0 || widths.iter().any(|&w| w != cols) {
+        return None;
+    }
+    let mut rows = widths.len();
+    let mut cols = cols;
+    // One line of n * n placements: an n x n board, as the format was
+    // first read.
+    let n = cols.isqrt();
+    if rows == 1 && n > 1 && n * n == cols {
+        (rows, cols) = (n, n);
+    }
+    let shape = if rows == cols {
+        Shape::square(rows)
+    } else {
+        Shape {
+            rows,
+            cols,
+            group: crate::puzzle::Group::Half,
+        }
+    };
+    Some(Solution::shaped(cells, shape))
 }
 
 /// Every board in a text: runs of consecutive lines made only of
@@ -392,14 +515,22 @@ mod tests {
             let last = n * n - 1;
             let reused = with(&|c| c[last].tile = c[0].tile);
             assert_eq!(
-                Solution { cells: reused }.verify(&p),
+                Solution {
+                    cells: reused,
+                    shape: s.shape()
+                }
+                .verify(&p),
                 Err(VerifyError::Reused {
                     tile: s.cells()[0].tile
                 })
             );
             let unknown = with(&|c| c[1].tile = 10_000);
             assert_eq!(
-                Solution { cells: unknown }.verify(&p),
+                Solution {
+                    cells: unknown,
+                    shape: s.shape()
+                }
+                .verify(&p),
                 Err(VerifyError::UnknownTile {
                     i: 1,
                     j: 2,
@@ -408,7 +539,11 @@ mod tests {
             );
             let rotation = with(&|c| c[n].rotation = 4);
             assert_eq!(
-                Solution { cells: rotation }.verify(&p),
+                Solution {
+                    cells: rotation,
+                    shape: s.shape()
+                }
+                .verify(&p),
                 Err(VerifyError::BadRotation {
                     i: 2,
                     j: 1,
@@ -419,7 +554,11 @@ mod tests {
                 c.pop();
             });
             assert!(matches!(
-                Solution { cells: short }.verify(&p),
+                Solution {
+                    cells: short,
+                    shape: s.shape()
+                }
+                .verify(&p),
                 Err(VerifyError::WrongSize { .. })
             ));
             // Some other rotation of the top-left tile breaks its right or its
@@ -427,7 +566,11 @@ mod tests {
             let errors: Vec<_> = (1..4u8)
                 .map(|d| {
                     let turned = with(&|c| c[0].rotation = (c[0].rotation + d) % 4);
-                    Solution { cells: turned }.verify(&p)
+                    Solution {
+                        cells: turned,
+                        shape: s.shape(),
+                    }
+                    .verify(&p)
                 })
                 .collect();
             assert!(

@@ -203,11 +203,15 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
         name: "planted".into(),
         title: None,
         source: PathBuf::from("<generated>"),
-        n,
+        rows: n,
+        cols: n,
         tiles,
         motifs: (0..o.motifs.max(1))
             .map(|m| format!("m{}", m + 1))
             .collect(),
+        frame: None,
+        hints: Vec::new(),
+        turning: Default::default(),
     };
     (puzzle, Solution::new(cells))
 }
@@ -273,7 +277,7 @@ mod tests {
         };
         let (p, s) = plant(&mut Rng::new(7), &o);
         let q = Puzzle::parse(&to_yaml(&p), Path::new("g.yaml"), "g".into()).unwrap();
-        assert_eq!(q.n, 3);
+        assert_eq!((q.rows, q.cols), (3, 3));
         assert_eq!(s.verify(&q), Ok(()));
     }
 }

@@ -155,11 +155,17 @@ fn pseudo_connected(arcs: &[Arc]) -> bool {
 
 /// Why the graph solver does not cover a puzzle, if it does not.
 pub fn unsupported(puzzle: &Puzzle) -> Option<String> {
-    if puzzle.n != 2 {
+    if puzzle.rows != 2 || puzzle.cols != 2 {
         return Some(format!(
-            "the graph solver covers 2x2 puzzles only (Mason & Zhang's Theorem 2.1); this board is {n}x{n}",
-            n = puzzle.n
+            "the graph solver covers 2x2 puzzles only (Mason & Zhang's Theorem 2.1); this board is {}x{}",
+            puzzle.rows, puzzle.cols
         ));
+    }
+    if puzzle.has_rules() {
+        return Some(
+            "the graph solver covers plain edge matching only (no frame, fixed piece or no-turn rule)"
+                .into(),
+        );
     }
     for t in &puzzle.tiles {
         if let Some(e) = t.edges.iter().find(|e| e.half == Half::Same) {

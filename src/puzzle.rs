@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 mod parse;
+pub mod pieces;
+mod rules;
+
+pub(crate) use rules::cell_name;
+pub use rules::{Facts, Group, Hint, HintFact, Shape, Turning};
 
 /// Edge directions, in the order the puzzle file lists them.
 pub(crate) const RIGHT: usize = 0;
@@ -93,21 +98,28 @@ pub(crate) fn base_side(e: usize, r: u8) -> usize {
     (e + 4 - (r as usize % 4)) % 4
 }
 
-/// A validated puzzle: `n * n` tiles sorted by id.
+/// A validated puzzle: `rows * cols` tiles sorted by id, and its rules.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
     /// A short name: the directory name, or the file stem.
     pub name: String,
     /// The `# title` comment on the first line of the file, if any.
     pub title: Option<String>,
-    /// The YAML file the tiles came from.
+    /// The file the tiles came from.
     pub source: PathBuf,
-    /// Board side.
-    pub n: usize,
+    /// Board rows and columns (equal on a square board).
+    pub rows: usize,
+    pub cols: usize,
     /// Tiles sorted by id.
     pub tiles: Vec<Tile>,
     /// Motif names, indexed by [`Edge::motif`], in order of first appearance.
     pub motifs: Vec<String>,
+    /// The frame motif: its edges lie exactly on the board's outside.
+    pub frame: Option<u16>,
+    /// Fixed pieces, sorted.
+    pub hints: Vec<Hint>,
+    /// Whether tiles turn.
+    pub turning: Turning,
 }
 
 /// Everything that can be wrong with a puzzle file.
@@ -169,6 +181,19 @@ pub enum PuzzleError {
     NotSquare { path: PathBuf, count: usize },
     #[error("{path}: more than {max} distinct motifs")]
     TooManyMotifs { path: PathBuf, max: usize },
+    #[error("{path}: {count} tiles do not fill {board}")]
+    WrongCount {
+        path: PathBuf,
+        count: usize,
+        board: String,
+    },
+    /// A piece file's line, a rule key, a frame or a hint that is wrong.
+    #[error("{path}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Rule {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
 }
 
 /// `:LINE:COLUMN` (1-based) of a place in the file, if known.
@@ -189,13 +214,26 @@ impl Puzzle {
                 h = h.wrapping_mul(0x0000_0100_0000_01b3);
             }
         };
-        eat(&p.n.to_string());
+        // A square board of plain edge matching hashes as it always did.
+        eat(&p.rows.to_string());
         for t in &p.tiles {
             eat(&t.id.to_string());
             for e in t.edges {
                 eat(&p.motifs[e.motif as usize]);
                 eat(e.half.symbol());
             }
+        }
+        if p.rows != p.cols {
+            eat(&format!("cols {}", p.cols));
+        }
+        if let Some(f) = p.frame {
+            eat(&format!("frame {}", p.motifs[f as usize]));
+        }
+        for h in &p.hints {
+            eat(&format!("hint {} {} {}", h.tile, h.cell, h.rotation));
+        }
+        if p.turning != Turning::Quarter {
+            eat(&format!("turns {}", p.turning.name()));
         }
         format!("{h:016x}")
     }
@@ -208,6 +246,9 @@ impl Puzzle {
             source,
         })?;
         let name = name_of(path);
+        if pieces::looks_like_pieces(&text) {
+            return pieces::parse(&text, &file, name);
+        }
         Puzzle::parse(&text, &file, name)
     }
 
@@ -221,8 +262,8 @@ impl Puzzle {
         let path = file.to_path_buf();
         let problem = std::cell::RefCell::new(None);
         let read = parse::doc(&problem, serde_yaml::Deserializer::from_str(text));
-        let entries = match read {
-            Ok(entries) => entries,
+        let doc = match read {
+            Ok(doc) => doc,
             Err(e) => {
                 let place = e.location().map(|l| (l.line(), l.column()));
                 return Err(match problem.into_inner() {
@@ -234,9 +275,11 @@ impl Puzzle {
                 });
             }
         };
+        let entries = doc.tiles;
         if entries.is_empty() {
             return Err(PuzzleError::Empty { path });
         }
+        let lines = KeyLines::new(text);
         let mut motif_index: BTreeMap<String, u16> = BTreeMap::new();
         let mut motifs: Vec<String> = Vec::new();
         let mut tiles: Vec<Tile> = Vec::with_capacity(entries.len());
@@ -267,18 +310,74 @@ impl Puzzle {
         }
         tiles.sort_by_key(|t| t.id);
         let count = tiles.len();
-        let n = count.isqrt();
-        if n * n != count {
-            return Err(PuzzleError::NotSquare { path, count });
-        }
-        Ok(Puzzle {
+        let (rows, cols) = match (doc.rows, doc.cols) {
+            (None, None) => {
+                let n = count.isqrt();
+                if n * n != count {
+                    return Err(PuzzleError::NotSquare { path, count });
+                }
+                (n, n)
+            }
+            (Some(r), None) if count % r == 0 => (r, count / r),
+            (None, Some(c)) if count % c == 0 => (count / c, c),
+            (Some(r), Some(c)) if r * c == count => (r, c),
+            (r, c) => {
+                let board = match (r, c) {
+                    (Some(r), Some(c)) => format!("a {r}x{c} board ({} cells)", r * c),
+                    (Some(r), None) => format!("{r} equal rows"),
+                    (_, c) => format!("{} equal columns", c.unwrap_or(0)),
+                };
+                return Err(PuzzleError::WrongCount { path, count, board });
+            }
+        };
+        let frame = match doc.frame {
+            None => None,
+            Some(f) => match motif_index.get(&f) {
+                Some(&m) => Some(m),
+                None => {
+                    return Err(PuzzleError::Rule {
+                        path,
+                        line: lines.of("frame"),
+                        message: format!("frame: no tile has the motif {f:?}"),
+                    });
+                }
+            },
+        };
+        let mut puzzle = Puzzle {
             name,
             title: title_of(text),
             source: path,
-            n,
+            rows,
+            cols,
             tiles,
             motifs,
-        })
+            frame,
+            hints: Vec::new(),
+            turning: doc.turns.unwrap_or_default(),
+        };
+        puzzle.check_frame(&|id| lines.of(&id.to_string()))?;
+        let hints_line = lines.of("hints");
+        for h in doc.hints {
+            let (i, j) = h.cell;
+            if i == 0 || j == 0 || i > rows || j > cols {
+                return Err(PuzzleError::Rule {
+                    path: puzzle.source.clone(),
+                    line: hints_line,
+                    message: format!(
+                        "hint: tile {} on ({i}, {j}), outside the {rows}x{cols} board (cells are 1-based)",
+                        h.tile
+                    ),
+                });
+            }
+            puzzle.hints.push(Hint {
+                cell: (i - 1) * cols + (j - 1),
+                tile: h.tile,
+                rotation: h.rotation,
+            });
+        }
+        puzzle.check_hints(hints_line)?;
+        puzzle.hints.sort();
+        Ok(puzzle)
     }
 
     /// Number of tiles.
@@ -311,7 +410,31 @@ impl Puzzle {
 
 impl fmt::Display for Puzzle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}x{})", self.name, self.n, self.n)
+        write!(f, "{} ({}x{})", self.name, self.rows, self.cols)
+    }
+}
+
+/// The lines of a YAML text's top-level keys (`12:`, `frame:`), to name the
+/// line of a check made after parsing (a frame, a hint).
+struct KeyLines(BTreeMap<String, usize>);
+
+impl KeyLines {
+    fn new(text: &str) -> KeyLines {
+        let mut keys = BTreeMap::new();
+        for (x, line) in text.lines().enumerate() {
+            if line.starts_with(|c: char| c.is_whitespace() || c == '#') {
+                continue;
+            }
+            if let Some((key, _)) = line.split_once(':') {
+                let key = key.trim().trim_matches(|c| c == '\'' || c == '"');
+                keys.entry(key.to_string()).or_insert(x + 1);
+            }
+        }
+        KeyLines(keys)
+    }
+
+    fn of(&self, key: &str) -> Option<usize> {
+        self.0.get(key).copied()
     }
 }
 
@@ -367,7 +490,7 @@ mod tests {
     #[test]
     fn parses_a_single_tile() {
         let p = parse(ONE).unwrap();
-        assert_eq!(p.n, 1);
+        assert_eq!((p.rows, p.cols), (1, 1));
         assert_eq!(p.motifs, vec!["a", "b", "c"]);
         assert_eq!(p.tiles[0].edges[2].half, Half::Same);
     }

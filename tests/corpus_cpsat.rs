@@ -16,7 +16,7 @@ use scramble::symmetry::Equivalence;
 fn check_puzzle(solver: &CpSat, e: &common::Expected) -> Vec<String> {
     let mut failures = Vec::new();
     let p = Puzzle::load(&common::corpus().join(&e.file)).unwrap();
-    assert_eq!(p.n, e.n, "{}", e.file);
+    assert_eq!(p.rows, e.n, "{}", e.file);
     let none = solve::run(solver, &p, &SolveOptions::default()).unwrap();
     let got = (
         none.raw.len() as u64,

@@ -197,7 +197,7 @@ fn exercise(p: &Puzzle) {
         let _ = s.check(p);
     }
     let _ = scramble::symmetry::labellings_per_picture(p);
-    if p.n <= 12 {
+    if p.rows <= 12 {
         let _ = scramble::render::svg::unsolved_picture(p, None);
     }
     let opts = SolveOptions {

@@ -27,12 +27,13 @@ impl Order {
         }
     }
 
-    /// The cells (row-major indices) in placement order.
-    pub fn cells(self, n: usize) -> Vec<usize> {
+    /// The cells (row-major indices) of a `rows`x`cols` board in placement
+    /// order.
+    pub fn cells(self, rows: usize, cols: usize) -> Vec<usize> {
         match self {
-            Order::Row => (0..n * n).collect(),
-            Order::Spiral => spiral(n),
-            Order::Constrained => constrained(n),
+            Order::Row => (0..rows * cols).collect(),
+            Order::Spiral => spiral(rows, cols),
+            Order::Constrained => constrained(rows, cols),
         }
     }
 }
@@ -43,22 +44,22 @@ impl fmt::Display for Order {
     }
 }
 
-fn spiral(n: usize) -> Vec<usize> {
-    let mut out = Vec::with_capacity(n * n);
-    let c = (n as i64 - 1) / 2;
-    let (mut i, mut j) = (c, c);
+fn spiral(rows: usize, cols: usize) -> Vec<usize> {
+    let (r, q) = (rows as i64, cols as i64);
+    let mut out = Vec::with_capacity(rows * cols);
+    let (mut i, mut j) = ((r - 1) / 2, (q - 1) / 2);
     let dirs = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)];
-    let inside = |i: i64, j: i64| i >= 0 && j >= 0 && i < n as i64 && j < n as i64;
-    out.push((i * n as i64 + j) as usize);
+    let inside = |i: i64, j: i64| i >= 0 && j >= 0 && i < r && j < q;
+    out.push((i * q + j) as usize);
     let mut len = 1;
     let mut d = 0;
-    while out.len() < n * n {
+    while out.len() < rows * cols {
         for _ in 0..2 {
             for _ in 0..len {
                 i += dirs[d].0;
                 j += dirs[d].1;
                 if inside(i, j) {
-                    out.push((i * n as i64 + j) as usize);
+                    out.push((i * q + j) as usize);
                 }
             }
             d = (d + 1) % 4;
@@ -68,24 +69,28 @@ fn spiral(n: usize) -> Vec<usize> {
     out
 }
 
-pub(super) fn neighbours(n: usize, c: usize) -> impl Iterator<Item = (usize, usize)> {
+pub(super) fn neighbours(
+    rows: usize,
+    cols: usize,
+    c: usize,
+) -> impl Iterator<Item = (usize, usize)> {
     // (direction from c, neighbour cell)
-    let (i, j) = (c / n, c % n);
+    let (i, j) = (c / cols, c % cols);
     [
-        (j + 1 < n).then(|| (0, c + 1)),
-        (i > 0).then(|| (1, c - n)),
+        (j + 1 < cols).then(|| (0, c + 1)),
+        (i > 0).then(|| (1, c - cols)),
         (j > 0).then(|| (2, c - 1)),
-        (i + 1 < n).then(|| (3, c + n)),
+        (i + 1 < rows).then(|| (3, c + cols)),
     ]
     .into_iter()
     .flatten()
 }
 
-fn constrained(n: usize) -> Vec<usize> {
+fn constrained(rows: usize, cols: usize) -> Vec<usize> {
     // cnt[c]: placed neighbours of c. The key of a free cell c is (its
     // placed neighbours, the free cells with at least two placed neighbours
     // once c is placed, then the lower index).
-    let cells = n * n;
+    let cells = rows * cols;
     let mut placed = vec![false; cells];
     let mut cnt = vec![0usize; cells];
     let mut out = Vec::with_capacity(cells);
@@ -94,7 +99,7 @@ fn constrained(n: usize) -> Vec<usize> {
         let best = (0..cells)
             .filter(|&c| !placed[c])
             .max_by_key(|&c| {
-                let gained = neighbours(n, c)
+                let gained = neighbours(rows, cols, c)
                     .filter(|&(_, d)| !placed[d] && cnt[d] == 1)
                     .count();
                 let twos = base - usize::from(cnt[c] >= 2) + gained;
@@ -102,7 +107,7 @@ fn constrained(n: usize) -> Vec<usize> {
             })
             .expect("a free cell");
         placed[best] = true;
-        for (_, d) in neighbours(n, best) {
+        for (_, d) in neighbours(rows, cols, best) {
             cnt[d] += 1;
         }
         out.push(best);
@@ -118,7 +123,7 @@ mod tests {
     fn orders_visit_every_cell_once() {
         for n in 1..=8 {
             for order in [Order::Row, Order::Spiral, Order::Constrained] {
-                let mut cells = order.cells(n);
+                let mut cells = order.cells(n, n);
                 assert_eq!(cells.len(), n * n);
                 if order == Order::Spiral {
                     assert_eq!(cells[0], (n - 1) / 2 * n + (n - 1) / 2);
@@ -127,9 +132,16 @@ mod tests {
                 assert_eq!(cells, (0..n * n).collect::<Vec<_>>());
             }
         }
-        assert_eq!(Order::Spiral.cells(3), [4, 5, 8, 7, 6, 3, 0, 1, 2]);
+        assert_eq!(Order::Spiral.cells(3, 3), [4, 5, 8, 7, 6, 3, 0, 1, 2]);
+        for (r, c) in [(2, 5), (6, 12), (3, 1)] {
+            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                let mut cells = order.cells(r, c);
+                cells.sort();
+                assert_eq!(cells, (0..r * c).collect::<Vec<_>>(), "{order} {r}x{c}");
+            }
+        }
         // Saegesser's 1,2,5,4,3,6,7,8,9 is 1,2,4,5,3,6,8,7,9 here.
-        assert_eq!(Order::Constrained.cells(3), [0, 1, 3, 4, 2, 5, 7, 6, 8]);
+        assert_eq!(Order::Constrained.cells(3, 3), [0, 1, 3, 4, 2, 5, 7, 6, 8]);
     }
 
     /// The constrained order by its definition, recounting everything.
@@ -137,7 +149,7 @@ mod tests {
         let mut placed = vec![false; n * n];
         let mut out = Vec::new();
         let count =
-            |placed: &[bool], c: usize| neighbours(n, c).filter(|&(_, b)| placed[b]).count();
+            |placed: &[bool], c: usize| neighbours(n, n, c).filter(|&(_, b)| placed[b]).count();
         for _ in 0..n * n {
             let best = (0..n * n)
                 .filter(|&c| !placed[c])
@@ -160,7 +172,7 @@ mod tests {
     fn constrained_order_follows_its_definition() {
         for n in 1..=9 {
             assert_eq!(
-                Order::Constrained.cells(n),
+                Order::Constrained.cells(n, n),
                 constrained_by_definition(n),
                 "n = {n}"
             );

@@ -2,7 +2,7 @@
 //! their edge codes, the fit sets, the steps of the placement order, the
 //! per-depth allowed sets.
 
-use crate::board::{Placement, Solution, turn_cell};
+use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::Stands;
 use crate::symmetry::{Symmetry, identical_classes, period};
@@ -158,8 +158,9 @@ impl<'p> Tables<'p> {
         kinds: bool,
         lists: bool,
     ) -> Tables<'p> {
-        let n = puzzle.n;
-        let cells = n * n;
+        let shape = puzzle.shape();
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let cells = rows * cols;
         let nori = puzzle.len() * 4;
         let words = word_bucket(nori.div_ceil(64));
         let ncodes = 4 * puzzle.motifs.len().max(1);
@@ -196,27 +197,41 @@ impl<'p> Tables<'p> {
                 }
             }
         }
-        let order_cells = order.cells(n);
+        let order_cells = order.cells(rows, cols);
         let first_cell = order_cells[0];
-        let centre = (n / 2) * n + n / 2;
+        // The cell every turn keeps in place (odd rows and columns).
+        let centre = (rows % 2 == 1 && cols % 2 == 1).then_some((rows / 2) * cols + cols / 2);
         // With kinds the reductions work on pictures: the centre rule needs
         // the centre placed first (then its tile is the first copy of its
         // kind, whose rotation 0 is one fixed orientation of the picture);
         // the orbit rule compares kinds, not tiles, and admits ties. Either
         // keeps at least one turn of every picture class (the collector
         // drops repeats).
-        let reduce = match (reduce_turns && symmetry.is_none(), n % 2) {
+        // Only the board's own turns (its group) are reduced: none on a
+        // board with a fixed piece or tiles that do not turn.
+        let turns = shape.group.turns();
+        let reduce = match (
+            reduce_turns && symmetry.is_none() && turns.len() > 1,
+            centre,
+        ) {
             (false, _) => Reduce::None,
-            (true, 1) if kinds && first_cell != centre => Reduce::None,
-            (true, 1) => Reduce::CentreRotation,
-            (true, _) => Reduce::FirstOfOrbit,
+            (true, Some(c)) if kinds && first_cell != c => Reduce::None,
+            (true, Some(_)) => Reduce::CentreRotation,
+            (true, None) => Reduce::FirstOfOrbit,
         };
-        let turn = |c: usize| turn_cell(n, c);
-        let first_orbit = [
-            turn(first_cell),
-            turn(turn(first_cell)),
-            turn(turn(turn(first_cell))),
-        ];
+        let first_orbit: Vec<usize> = turns[1..]
+            .iter()
+            .map(|&k| shape.turn_cell(k, first_cell))
+            .collect();
+        // Under the turns the centre keeps, its rotations below 4 / |G|
+        // hold one turn of each board: rotation 0 (every fourth bit), or
+        // 0 and 1 under the half turn alone.
+        let centre_mask = if turns.len() == 4 {
+            0x1111_1111_1111_1111
+        } else {
+            0x3333_3333_3333_3333
+        };
+        let rules = puzzle.has_rules();
         let every = |w: usize| !from_bit(nori, w);
         let mut allowed = Vec::with_capacity(cells * words);
         let mut placed = vec![false; cells];
@@ -225,7 +240,7 @@ impl<'p> Tables<'p> {
             let prev = steps.last().map(|s| s.cell);
             let (mut nbs, mut k) = ([(0, 0); 4], 0);
             let (mut older, mut n_older, mut link) = ([(0, 0); 4], 0, None);
-            for nb in neighbours(n, c).filter(|&(_, b)| placed[b]) {
+            for nb in neighbours(rows, cols, c).filter(|&(_, b)| placed[b]) {
                 nbs[k] = nb;
                 k += 1;
                 if Some(nb.1) == prev {
@@ -248,11 +263,18 @@ impl<'p> Tables<'p> {
             });
             let from = allowed.len();
             allowed.extend((0..words).map(every));
-            let centre_rotation = reduce == Reduce::CentreRotation && c == centre;
+            let centre_rotation = reduce == Reduce::CentreRotation && Some(c) == centre;
             if centre_rotation {
-                // Rotation 0: every fourth bit.
                 for w in &mut allowed[from..] {
-                    *w &= 0x1111_1111_1111_1111;
+                    *w &= centre_mask;
+                }
+            }
+            if rules {
+                // The frame, fixed pieces and no-turn rule: the cell's domain.
+                for o in 0..nori {
+                    if !puzzle.allows(c, o / 4, (o % 4) as u8) {
+                        allowed[from + o / 64] &= !(1 << (o % 64));
+                    }
                 }
             }
             if kinds {
@@ -367,7 +389,7 @@ impl<'p> Tables<'p> {
         buf.extend(placed[..self.cells].iter().map(|&o| self.place[o as usize]));
         match self.symmetry {
             Some(sym) => {
-                let s = Solution::new(buf.clone());
+                let s = Solution::shaped(buf.clone(), self.puzzle.shape());
                 if sym.accepts(self.puzzle, &s) {
                     out(s.cells());
                 }

@@ -33,6 +33,7 @@ pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
         title: m.title.as_deref(),
         board: m.board,
         tiles: m.tiles,
+        facts: m.facts.clone(),
     };
     let extra = Extra {
         shard: None,

@@ -23,7 +23,6 @@ use hashbrown::HashMap;
 use hashbrown::hash_map::Entry;
 use thiserror::Error;
 
-use crate::board::turn_cell;
 use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP, base_side};
 use crate::symmetry::{period, tile_kinds};
 
@@ -131,8 +130,11 @@ pub(crate) fn pictures_fixed_by(
 
 impl Programme {
     pub(super) fn new(puzzle: &Puzzle, turns: usize) -> Result<Programme, DpError> {
-        let n = puzzle.n;
-        let cells = n * n;
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let shape = puzzle.shape();
+        let cells = rows * cols;
+        // Quarter turns only on square boards (the callers follow the group).
+        debug_assert!(turns % 2 == 0 || rows == cols);
         // Edge labels and which pairs fit.
         let mut edges: Vec<Edge> = puzzle.tiles.iter().flat_map(|t| t.edges).collect();
         edges.sort();
@@ -152,6 +154,14 @@ impl Programme {
                 (class.len() as u32, period(t), t.edges.map(label))
             })
             .collect();
+        // A kind's first tile, for the rules' domains (every tile of a kind
+        // is allowed where the first is: the rules look at shown edges and
+        // rotations, and a fixed piece is a kind of its own).
+        let first_of: Vec<usize> = kinds
+            .iter()
+            .map(|class| puzzle.index_of(class[0]).expect("a tile of the puzzle"))
+            .collect();
+        let rules = puzzle.has_rules();
         // Orbits of cells under the turn: representative (first in row-major
         // order) and how many turns take it to each cell.
         let mut rep = vec![usize::MAX; cells];
@@ -166,7 +176,7 @@ impl Programme {
                 rep[x] = reps.len();
                 times[x] = t;
                 t += 1;
-                x = (0..turns).fold(x, |y, _| turn_cell(n, y));
+                x = shape.turn_cell(turns, x);
                 if x == c {
                     break;
                 }
@@ -180,11 +190,11 @@ impl Programme {
         let mut conditions: BTreeSet<((usize, usize), (usize, usize))> = BTreeSet::new();
         for x in 0..cells {
             let mut pairs = Vec::new();
-            if x % n + 1 < n {
+            if x % cols + 1 < cols {
                 pairs.push((side(x, RIGHT), side(x + 1, LEFT)));
             }
-            if x / n + 1 < n {
-                pairs.push((side(x, BOTTOM), side(x + n, TOP)));
+            if x / cols + 1 < rows {
+                pairs.push((side(x, BOTTOM), side(x + cols, TOP)));
             }
             for (a, b) in pairs {
                 conditions.insert((a.min(b), a.max(b)));
@@ -237,6 +247,11 @@ impl Programme {
                     continue;
                 }
                 for o in 0..per {
+                    // The rules at the representative cell (the frame is
+                    // the same on every cell of its orbit, turned).
+                    if rules && !puzzle.allows(reps[i].0, first_of[kind], o) {
+                        continue;
+                    }
                     let shown: [u8; 4] = std::array::from_fn(|e| base[base_side(e, o)]);
                     if selfs[i]
                         .iter()

@@ -169,7 +169,11 @@ pub struct MethodResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CountReport {
     pub puzzle: String,
+    /// Board rows (`n` on the square boards it was first written for).
     pub n: usize,
+    /// Board columns.
+    #[serde(default)]
+    pub cols: usize,
     pub tiles: usize,
     pub kinds: usize,
     /// Labelled boards per picture (`None`: past 2^128).
@@ -227,7 +231,8 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
     let (counts, agreed_by, disagreement) = agree(&results);
     CountReport {
         puzzle: puzzle.name.clone(),
-        n: puzzle.n,
+        n: puzzle.rows,
+        cols: puzzle.cols,
         tiles: puzzle.len(),
         kinds: tile_kinds(puzzle).len(),
         labellings_per_picture: labellings,
@@ -492,7 +497,7 @@ fn by_enumeration(
         // this run's finds and the earlier runs' units (lower bounds).
         let t = *total.borrow();
         let per = labellings
-            .and_then(|l| l.checked_mul(4))
+            .and_then(|l| l.checked_mul(puzzle.group().order() as u128))
             .ok_or("labelled solutions past 2^128: a checkpoint cannot hold them")?;
         counts = Some(if res.outcome.is_complete() {
             if t.picture_weight % per != 0 {
@@ -575,8 +580,23 @@ fn by_dp(
     };
     // The turn-fixed pictures first: their programmes are small (a quarter
     // or half of the board), and known even when the full one fails.
-    let quarter = pictures_fixed_by(puzzle, 1, &limits)?;
-    let half = pictures_fixed_by(puzzle, 2, &limits)?;
+    // Only the board's own turns (its group) count: a rectangle has the
+    // half turn alone, a board with a fixed piece or unturnable tiles none.
+    let order = puzzle.group().order();
+    let none = || dp::DpRun {
+        count: 0,
+        peak_states: 0,
+    };
+    let quarter = if order == 4 {
+        pictures_fixed_by(puzzle, 1, &limits)?
+    } else {
+        none()
+    };
+    let half = if order >= 2 {
+        pictures_fixed_by(puzzle, 2, &limits)?
+    } else {
+        none()
+    };
     let all = pictures_fixed_by(puzzle, 0, &limits).map_err(|e| CountError::Partial {
         error: e,
         half: half.count,
@@ -585,25 +605,26 @@ fn by_dp(
     let raw = labellings
         .and_then(|l| l.checked_mul(all.count))
         .ok_or(CountError::TooManyLabellings)?;
-    // Board turns act freely on labelled boards: every class has four.
-    if raw % 4 != 0 {
+    // Board turns act freely on labelled boards: every class has |G|.
+    let order = order as u128;
+    if raw % order != 0 {
         return Err(CountError::NotDivisible(raw));
     }
-    // Burnside: classes = mean over the four turns of the pictures fixed;
-    // the quarter turn and its inverse fix the same pictures.
+    // Burnside: classes = mean over the group's turns of the pictures
+    // fixed; the quarter turn and its inverse fix the same pictures.
     let sum = all
         .count
         .checked_add(half.count)
         .and_then(|s| s.checked_add(quarter.count.checked_mul(2)?))
         .ok_or(DpError::Overflow)?;
-    if sum % 4 != 0 {
+    if sum % order != 0 {
         return Err(CountError::NotDivisible(sum));
     }
     Ok((
         Counts {
             raw,
-            classes: raw / 4,
-            pictures: sum / 4,
+            classes: raw / order,
+            pictures: sum / order,
         },
         Fixed {
             pictures: all.count,
@@ -631,13 +652,22 @@ fn by_estimate(
         Ok(estimate::knuth(&p, options.probes, &mut rng, stop))
     };
     let all = est(0)?;
-    let half = est(2)?;
-    let quarter = est(1)?;
     let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
+    let order = puzzle.group().order();
+    // Burnside over the board's own group, as in [`by_dp`].
+    let pictures = match order {
+        4 => {
+            let half = est(2)?;
+            let quarter = est(1)?;
+            all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5)
+        }
+        2 => all.combine(0.5, est(2)?, 0.5),
+        _ => all.scaled(1.0),
+    };
     Ok(Estimates {
         raw: all.scaled(l),
-        classes: all.scaled(l / 4.0),
-        pictures: all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5),
+        classes: all.scaled(l / order as f64),
+        pictures,
     })
 }
 

@@ -97,9 +97,11 @@ pub(crate) fn model_for(
     } else if pictures {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
-    } else {
-        turn_representative(puzzle).add(puzzle, &mut m);
+    } else if let Some(rep) = turn_representative(puzzle) {
+        rep.add(puzzle, &mut m);
         Expansion::Turns
+    } else {
+        Expansion::None
     };
     Ok((m, expansion))
 }

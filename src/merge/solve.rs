@@ -29,6 +29,8 @@ struct ShardReport {
     puzzle: String,
     title: Option<String>,
     board: usize,
+    #[serde(flatten)]
+    facts: crate::puzzle::Facts,
     tiles: usize,
     solver: String,
     solver_version: String,
@@ -64,6 +66,7 @@ pub struct SolveMerged {
     pub puzzle: String,
     pub title: Option<String>,
     pub board: usize,
+    pub facts: crate::puzzle::Facts,
     pub tiles: usize,
     /// Printed with `raw_solutions` (`solve --all`).
     pub all: bool,
@@ -134,18 +137,25 @@ fn read(path: &Path) -> Result<(Format, Input), MergeError> {
             Meta::FORMAT
         )));
     }
-    if let Some(s) = report
-        .solutions
-        .iter()
+    // Boards are read as squares; each takes the board's shape.
+    let shape = report.facts.shape();
+    let mut report = report;
+    let mut streamed = streamed;
+    for list in [&mut report.solutions, &mut report.raw_solutions]
+        .into_iter()
         .flatten()
-        .find(|s| s.n() != report.board)
+        .chain(Some(&mut streamed))
     {
-        return Err(err(format!(
-            "a solution of {} cells on a {}x{} board",
-            s.cells().len(),
-            report.board,
-            report.board
-        )));
+        for s in list.iter_mut() {
+            *s = s.clone().reshaped(shape).ok_or_else(|| {
+                err(format!(
+                    "a solution of {} cells on a {}x{} board",
+                    s.cells().len(),
+                    shape.rows,
+                    shape.cols
+                ))
+            })?;
+        }
     }
     Ok((
         format,
@@ -308,6 +318,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
         puzzle: first.report.puzzle.clone(),
         title: first.report.title.clone(),
         board: first.report.board,
+        facts: first.report.facts.clone(),
         tiles: first.report.tiles,
         all,
         result,

@@ -33,15 +33,15 @@ fn fitting(puzzle: &Puzzle, here: usize, there: usize) -> Vec<Vec<usize>> {
 }
 
 /// The neighbour pairs `(a, b, side of a, side of b)`, row-major.
-fn pairs(n: usize) -> Vec<(usize, usize, usize, usize)> {
+fn pairs(rows: usize, cols: usize) -> Vec<(usize, usize, usize, usize)> {
     let mut out = Vec::new();
-    for (i, j) in iproduct!(0..n, 0..n) {
-        let a = i * n + j;
-        if j + 1 < n {
+    for (i, j) in iproduct!(0..rows, 0..cols) {
+        let a = i * cols + j;
+        if j + 1 < cols {
             out.push((a, a + 1, RIGHT, LEFT));
         }
-        if i + 1 < n {
-            out.push((a, a + n, BOTTOM, TOP));
+        if i + 1 < rows {
+            out.push((a, a + cols, BOTTOM, TOP));
         }
     }
     out
@@ -67,9 +67,10 @@ pub(super) fn placements_size(puzzle: &Puzzle) -> Size {
 /// rotation variables (each literal implies its tile and its rotation);
 /// returns them.
 pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
-    let n = puzzle.n;
-    let mut x: Vec<Vec<Lit>> = Vec::with_capacity(n * n);
-    for c in 0..n * n {
+    let n = puzzle.cols;
+    let cells = puzzle.cells();
+    let mut x: Vec<Vec<Lit>> = Vec::with_capacity(cells);
+    for c in 0..cells {
         let row = iproduct!(&puzzle.tiles, 0..4u8)
             .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
             .collect();
@@ -102,7 +103,7 @@ pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
     for (ti, t) in puzzle.tiles.iter().enumerate() {
         model.constraints.push(Constraint::ExactlyOne {
             name: format!("one_place_tile_{}", t.id),
-            lits: (0..n * n)
+            lits: (0..cells)
                 .flat_map(|c| (0..4).map(move |r| (c, 4 * ti + r)))
                 .map(|(c, o)| x[c][o])
                 .collect(),
@@ -120,7 +121,7 @@ impl Encoding for Boolean {
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
         let tiles = puzzle.len() as u64;
-        let pairs = pairs(puzzle.n);
+        let pairs = pairs(puzzle.rows, puzzle.cols);
         let mut clause_values = 0u64;
         for (here, there) in [(RIGHT, LEFT), (LEFT, RIGHT), (BOTTOM, TOP), (TOP, BOTTOM)] {
             // Counting supports is quadratic in the orientations, like the
@@ -149,7 +150,6 @@ impl Encoding for Boolean {
         false
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
-        let n = puzzle.n;
         let k = 4 * puzzle.len();
         let mut model = Model::with_cells(puzzle);
         let x = placements(puzzle, &mut model);
@@ -158,7 +158,7 @@ impl Encoding for Boolean {
             budget.check()?;
             fit[here] = fitting(puzzle, here, (here + 2) % 4);
         }
-        for (a, b, side_a, side_b) in pairs(n) {
+        for (a, b, side_a, side_b) in pairs(puzzle.rows, puzzle.cols) {
             budget.check()?;
             for (here, there, side) in [(a, b, side_a), (b, a, side_b)] {
                 for o in 0..k {

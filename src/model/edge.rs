@@ -38,8 +38,8 @@ fn partner(e: Shown) -> Shown {
 }
 
 /// Which of a cell's four sides have a neighbour: right, top, left, bottom.
-fn sides(n: usize, i: usize, j: usize) -> [bool; 4] {
-    [j + 1 < n, i > 0, j > 0, i + 1 < n]
+fn sides(rows: usize, cols: usize, i: usize, j: usize) -> [bool; 4] {
+    [j + 1 < cols, i > 0, j > 0, i + 1 < rows]
 }
 
 /// The table of a cell with neighbours on `sides`: per tile and rotation,
@@ -68,9 +68,9 @@ impl Encoding for Edge {
         "a label variable per internal edge; AllDifferent + a (tile, rotation, labels) table per cell"
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
-        let (n, tiles) = (puzzle.n as u64, puzzle.len() as u64);
-        let internal = 2 * n * n.saturating_sub(1);
-        let cells = n * n;
+        let (r, c, tiles) = (puzzle.rows as u64, puzzle.cols as u64, puzzle.len() as u64);
+        let internal = r * c.saturating_sub(1) + c * r.saturating_sub(1);
+        let cells = r * c;
         // Each internal edge is a column of two cells' tables.
         let columns = 2 * cells + 2 * internal;
         Size {
@@ -81,7 +81,7 @@ impl Encoding for Edge {
         }
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
-        let n = puzzle.n;
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
         let mut model = Model::with_cells(puzzle);
         model.all_different_tiles();
         let mut codes: Vec<i64> = puzzle
@@ -95,34 +95,34 @@ impl Encoding for Edge {
         let domain = intervals(&codes);
         let mut h: Vec<VarId> = Vec::new();
         let mut v: Vec<VarId> = Vec::new();
-        for (i, j) in iproduct!(0..n, 0..n) {
-            if j + 1 < n {
+        for (i, j) in iproduct!(0..rows, 0..cols) {
+            if j + 1 < cols {
                 h.push(model.add_var(format!("h_{}_{}", i + 1, j + 1), domain.clone()));
             }
         }
-        for (i, j) in iproduct!(0..n, 0..n) {
-            if i + 1 < n {
+        for (i, j) in iproduct!(0..rows, 0..cols) {
+            if i + 1 < rows {
                 v.push(model.add_var(format!("v_{}_{}", i + 1, j + 1), domain.clone()));
             }
         }
-        // h_i_j at i * (n - 1) + j; v_i_j at i * n + j.
+        // h_i_j at i * (cols - 1) + j; v_i_j at i * cols + j.
         let mut tables: BTreeMap<[bool; 4], Arc<Vec<i64>>> = BTreeMap::new();
-        for (i, j) in iproduct!(0..n, 0..n) {
+        for (i, j) in iproduct!(0..rows, 0..cols) {
             budget.check()?;
-            let s = sides(n, i, j);
+            let s = sides(rows, cols, i, j);
             let (t, r) = model.cell(i, j);
             let mut vars = vec![t, r];
             if s[RIGHT] {
-                vars.push(h[i * (n - 1) + j]);
+                vars.push(h[i * (cols - 1) + j]);
             }
             if s[TOP] {
-                vars.push(v[(i - 1) * n + j]);
+                vars.push(v[(i - 1) * cols + j]);
             }
             if s[LEFT] {
-                vars.push(h[i * (n - 1) + j - 1]);
+                vars.push(h[i * (cols - 1) + j - 1]);
             }
             if s[BOTTOM] {
-                vars.push(v[i * n + j]);
+                vars.push(v[i * cols + j]);
             }
             let tuples = Arc::clone(
                 tables

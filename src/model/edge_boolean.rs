@@ -22,15 +22,15 @@ use crate::puzzle::{BOTTOM, Edge as Shown, LEFT, Puzzle, RIGHT, TOP};
 pub(crate) struct EdgeBoolean;
 
 /// The internal edges `(a, b, side of a)`: `a` is the left or upper cell.
-fn internal_edges(n: usize) -> Vec<(usize, usize, usize)> {
+fn internal_edges(rows: usize, cols: usize) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
-    for (i, j) in iproduct!(0..n, 0..n) {
-        let a = i * n + j;
-        if j + 1 < n {
+    for (i, j) in iproduct!(0..rows, 0..cols) {
+        let a = i * cols + j;
+        if j + 1 < cols {
             out.push((a, a + 1, RIGHT));
         }
-        if i + 1 < n {
-            out.push((a, a + n, BOTTOM));
+        if i + 1 < rows {
+            out.push((a, a + cols, BOTTOM));
         }
     }
     out
@@ -79,7 +79,7 @@ impl Encoding for EdgeBoolean {
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
         let tiles = puzzle.len() as u64;
-        let edges = internal_edges(puzzle.n).len() as u64;
+        let edges = internal_edges(puzzle.rows, puzzle.cols).len() as u64;
         let (labels, _) = showing(puzzle);
         let labels = labels.len() as u64;
         let p = super::boolean::placements_size(puzzle);
@@ -104,12 +104,11 @@ impl Encoding for EdgeBoolean {
         false
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
-        let n = puzzle.n;
         let mut model = Model::with_cells(puzzle);
         let x = super::boolean::placements(puzzle, &mut model);
         budget.check()?;
         let (labels, by_side) = showing(puzzle);
-        for (e, &(a, b, side)) in internal_edges(n).iter().enumerate() {
+        for (e, &(a, b, side)) in internal_edges(puzzle.rows, puzzle.cols).iter().enumerate() {
             budget.check()?;
             let l: Vec<Lit> = labels
                 .iter()

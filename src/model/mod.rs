@@ -89,7 +89,8 @@ pub enum Constraint {
 /// A solver-neutral CP model of a puzzle.
 #[derive(Clone, Debug)]
 pub struct Model {
-    pub n: usize,
+    pub rows: usize,
+    pub cols: usize,
     pub vars: Vec<IntVar>,
     pub constraints: Vec<Constraint>,
     /// Per cell, row-major: (tile variable, rotation variable).
@@ -265,6 +266,10 @@ pub(crate) fn build(
     budget: &Budget,
 ) -> Result<Model, BuildError> {
     let size = encoding.size(puzzle);
+    let size = Size {
+        values: size.values + domain_values(puzzle),
+        ..size
+    };
     if size.values > MAX_VALUES {
         let lighter: Vec<String> = ALL
             .iter()
@@ -288,30 +293,84 @@ pub(crate) fn build(
     encoding.build(puzzle, budget)
 }
 
+/// The integers the rules' domain tables hold (see [`Model::with_cells`]):
+/// at most two per tile and rotation per cell. [`Encoding::size`] counts
+/// the encoding alone.
+fn domain_values(puzzle: &Puzzle) -> u64 {
+    if puzzle.has_rules() {
+        (puzzle.cells() * puzzle.len() * 8) as u64
+    } else {
+        0
+    }
+}
+
 impl Model {
     /// A model with a tile variable (domain: the tile ids) and a rotation
     /// variable (0..3) per cell, row-major, and no constraints yet.
+    ///
+    /// The puzzle's rules (frame, fixed pieces, no turns) are domains: each
+    /// cell's tile and rotation variables hold only the tiles and rotations
+    /// it may take, and where those do not combine freely (a frame piece
+    /// fits a border cell in one rotation) a table `domain_i_j` lists the
+    /// allowed (tile, rotation) pairs. Every encoding starts here, so every
+    /// encoding gets them.
     pub(crate) fn with_cells(puzzle: &Puzzle) -> Model {
-        let n = puzzle.n;
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
         let tile_domain = intervals(&puzzle.ids());
-        let mut vars = Vec::with_capacity(2 * n * n);
-        let mut cells = Vec::with_capacity(n * n);
-        for (i, j) in iproduct!(0..n, 0..n) {
+        let mut vars = Vec::with_capacity(2 * rows * cols);
+        let mut cells = Vec::with_capacity(rows * cols);
+        let mut constraints = Vec::new();
+        let rules = puzzle.has_rules();
+        for (i, j) in iproduct!(0..rows, 0..cols) {
             let t = vars.len();
+            let (mut tiles, mut rotations, mut pairs) = (vec![], vec![], vec![]);
+            if rules {
+                let c = i * cols + j;
+                for (k, tile) in puzzle.tiles.iter().enumerate() {
+                    for r in 0..4u8 {
+                        if puzzle.allows(c, k, r) {
+                            pairs.extend([tile.id, r as i64]);
+                            if tiles.last() != Some(&tile.id) {
+                                tiles.push(tile.id);
+                            }
+                            rotations.push(r as i64);
+                        }
+                    }
+                }
+                rotations.sort_unstable();
+                rotations.dedup();
+            }
             vars.push(IntVar {
                 name: format!("tile_{}_{}", i + 1, j + 1),
-                domain: tile_domain.clone(),
+                domain: if rules {
+                    intervals(&tiles)
+                } else {
+                    tile_domain.clone()
+                },
             });
             vars.push(IntVar {
                 name: format!("rotation_{}_{}", i + 1, j + 1),
-                domain: vec![(0, 3)],
+                domain: if rules {
+                    intervals(&rotations)
+                } else {
+                    vec![(0, 3)]
+                },
             });
             cells.push((t, t + 1));
+            if rules && pairs.len() / 2 < tiles.len() * rotations.len() {
+                constraints.push(Constraint::Table {
+                    name: format!("domain_{}_{}", i + 1, j + 1),
+                    vars: vec![t, t + 1],
+                    tuples: Arc::new(pairs),
+                    negated: false,
+                });
+            }
         }
         Model {
-            n,
+            rows,
+            cols,
             vars,
-            constraints: Vec::new(),
+            constraints,
             cells,
         }
     }
@@ -377,7 +436,7 @@ impl Model {
 
     /// The tile and rotation variables of 0-based cell (i, j).
     pub fn cell(&self, i: usize, j: usize) -> (VarId, VarId) {
-        self.cells[i * self.n + j]
+        self.cells[i * self.cols + j]
     }
 
     /// Read a board from a full assignment of the variables (indexed like `vars`).

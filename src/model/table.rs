@@ -56,29 +56,29 @@ impl Encoding for Table {
         "the original model: AllDifferent + a (tile, rotation, tile, rotation) table per adjacent pair"
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
-        let (n, cells) = (puzzle.n as u64, puzzle.len() as u64);
+        let (r, c, cells) = (puzzle.rows as u64, puzzle.cols as u64, puzzle.len() as u64);
         // A_H and A_V have the same size: turning both tiles of a fitting
         // horizontal pair a quarter turn gives a fitting vertical pair.
-        let pairs = n * n.saturating_sub(1);
-        let tuples = 2 * pairs * pair_count(puzzle, RIGHT, LEFT);
+        let pairs = r * c.saturating_sub(1) + c * r.saturating_sub(1);
+        let tuples = pairs * pair_count(puzzle, RIGHT, LEFT);
         Size {
             variables: 2 * cells,
-            constraints: 1 + 2 * pairs,
+            constraints: 1 + pairs,
             table_tuples: tuples,
             values: cells + 4 * tuples,
         }
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
-        let n = puzzle.n;
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
         let mut model = Model::with_cells(puzzle);
         model.all_different_tiles();
         let h = Arc::new(horizontal_table(puzzle));
         budget.check()?;
         let v = Arc::new(vertical_table(puzzle));
         budget.check()?;
-        for (i, j) in iproduct!(0..n, 0..n) {
+        for (i, j) in iproduct!(0..rows, 0..cols) {
             let a = model.cell(i, j);
-            if j + 1 < n {
+            if j + 1 < cols {
                 let b = model.cell(i, j + 1);
                 model.constraints.push(Constraint::Table {
                     name: format!("horizontal_{}_{}", i + 1, j + 1),
@@ -87,7 +87,7 @@ impl Encoding for Table {
                     negated: false,
                 });
             }
-            if i + 1 < n {
+            if i + 1 < rows {
                 let b = model.cell(i + 1, j);
                 model.constraints.push(Constraint::Table {
                     name: format!("vertical_{}_{}", i + 1, j + 1),

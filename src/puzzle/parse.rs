@@ -17,12 +17,33 @@ use super::{Half, PuzzleError};
 /// What is wrong, and where in the file's structure.
 #[derive(Debug)]
 pub(super) enum Problem {
-    NotAMap { found: String },
-    BadId { id: String },
-    DuplicateId { id: i64 },
-    EdgeCount { id: i64, found: String },
-    BadEdge { id: i64, edge: usize, found: String },
-    UnknownHalf { id: i64, edge: usize, half: String },
+    NotAMap {
+        found: String,
+    },
+    BadId {
+        id: String,
+    },
+    DuplicateId {
+        id: i64,
+    },
+    EdgeCount {
+        id: i64,
+        found: String,
+    },
+    BadEdge {
+        id: i64,
+        edge: usize,
+        found: String,
+    },
+    UnknownHalf {
+        id: i64,
+        edge: usize,
+        half: String,
+    },
+    /// A rule key (`rows`, `cols`, `frame`, `turns`, `hints`) with a bad value.
+    Rule {
+        message: String,
+    },
 }
 
 impl Problem {
@@ -51,6 +72,11 @@ impl Problem {
                 edge,
                 half,
                 place,
+            },
+            Problem::Rule { message } => PuzzleError::Rule {
+                path,
+                line: place.map(|p| p.0),
+                message,
             },
         }
     }
@@ -208,60 +234,158 @@ impl Node for Motif {
     }
 }
 
-/// Read the whole file: a map of tile id -> four edges, in file order.
+/// A fixed piece as the file gives it: a tile, its cell `[i, j]` (1-based,
+/// row from the top) and its rotation (counterclockwise quarter turns).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HintSpec {
+    pub(super) tile: i64,
+    pub(super) cell: (usize, usize),
+    pub(super) rotation: u8,
+}
+
+/// What a file says: its tiles in file order, and the optional rule keys.
+#[derive(Debug, Default)]
+pub(super) struct Doc {
+    pub(super) tiles: Vec<(i64, RawTile)>,
+    pub(super) rows: Option<usize>,
+    pub(super) cols: Option<usize>,
+    pub(super) frame: Option<String>,
+    pub(super) turns: Option<super::Turning>,
+    pub(super) hints: Vec<HintSpec>,
+}
+
+/// The rule keys a file may hold beside its tiles.
+const RULE_KEYS: [&str; 5] = ["rows", "cols", "frame", "turns", "hints"];
+
+/// Read the whole file: a map of tile id -> four edges, in file order, and
+/// the rule keys.
 pub(super) fn doc<'de, D: de::Deserializer<'de>>(
     problem: &RefCell<Option<Problem>>,
     d: D,
-) -> Result<Vec<(i64, RawTile)>, D::Error> {
-    Read(Doc { problem }).deserialize(d)
+) -> Result<Doc, D::Error> {
+    Read(DocSeed { problem }).deserialize(d)
 }
 
-struct Doc<'a> {
+struct DocSeed<'a> {
     problem: &'a RefCell<Option<Problem>>,
 }
 
-impl Node for Doc<'_> {
-    type Out = Vec<(i64, RawTile)>;
+impl Node for DocSeed<'_> {
+    type Out = Doc;
     fn seen<E: de::Error>(self, s: Seen) -> Result<Self::Out, E> {
         fail(self.problem, Problem::NotAMap { found: s.described })
     }
     /// An empty document, or one of comments only: no tiles.
     fn empty<E: de::Error>(self) -> Result<Self::Out, E> {
-        Ok(vec![])
+        Ok(Doc::default())
     }
     fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Out, A::Error> {
         let mut seen = BTreeSet::new();
-        let mut out = Vec::new();
-        while let Some(id) = map.next_key_seed(Read(Id {
+        let mut out = Doc::default();
+        while let Some(key) = map.next_key_seed(Read(Id {
             problem: self.problem,
             seen: &mut seen,
         }))? {
-            let tile = map.next_value_seed(Read(TileSeed {
-                problem: self.problem,
-                id,
-            }))?;
-            out.push((id, tile));
+            match key {
+                Key::Tile(id) => {
+                    let tile = map.next_value_seed(Read(TileSeed {
+                        problem: self.problem,
+                        id,
+                    }))?;
+                    out.tiles.push((id, tile));
+                }
+                Key::Rule(name) => {
+                    let size = |v: usize| {
+                        if v == 0 {
+                            fail(
+                                self.problem,
+                                Problem::Rule {
+                                    message: format!("{name}: a board needs at least one {name}"),
+                                },
+                            )
+                        } else {
+                            Ok(Some(v))
+                        }
+                    };
+                    match name {
+                        "rows" => out.rows = size(map.next_value::<usize>()?)?,
+                        "cols" => out.cols = size(map.next_value::<usize>()?)?,
+                        "frame" => {
+                            out.frame = Some(match map.next_value_seed(Read(Motif))? {
+                                Scalar::Text(t) => t,
+                                Scalar::Other(found) => fail(
+                                    self.problem,
+                                    Problem::Rule {
+                                        message: format!(
+                                            "frame: expected a motif name, found {found}"
+                                        ),
+                                    },
+                                )?,
+                            })
+                        }
+                        "turns" => {
+                            let t = map.next_value::<String>()?;
+                            out.turns = Some(match t.as_str() {
+                                "quarter" => super::Turning::Quarter,
+                                "none" => super::Turning::None,
+                                _ => fail(
+                                    self.problem,
+                                    Problem::Rule {
+                                        message: format!(
+                                            "turns: expected \"quarter\" or \"none\", found {t:?}"
+                                        ),
+                                    },
+                                )?,
+                            })
+                        }
+                        _ => out.hints = map.next_value::<Vec<HintSpec>>()?,
+                    }
+                }
+            }
         }
         Ok(out)
     }
 }
 
-/// A tile id: an integer not seen before.
+/// A key of the top-level map: a tile id, or a rule key.
+enum Key {
+    Tile(i64),
+    Rule(&'static str),
+}
+
+/// A tile id (an integer not seen before) or a rule key not seen before.
 struct Id<'a> {
     problem: &'a RefCell<Option<Problem>>,
     seen: &'a mut BTreeSet<i64>,
 }
 
 impl Node for Id<'_> {
-    type Out = i64;
-    fn seen<E: de::Error>(self, s: Seen) -> Result<i64, E> {
+    type Out = Key;
+    fn seen<E: de::Error>(self, s: Seen) -> Result<Key, E> {
         let key = s.text;
+        if !s.number
+            && let Some(&name) = RULE_KEYS.iter().find(|&&k| k == key)
+        {
+            // Each rule key is marked seen as one of the smallest i64s (no
+            // tile id a person writes).
+            let mark = RULE_KEYS.iter().position(|&k| k == name).unwrap_or(0) as i64;
+            if !self.seen.insert(i64::MIN + mark) {
+                return fail(
+                    self.problem,
+                    Problem::Rule {
+                        message: format!("{name} is given twice"),
+                    },
+                );
+            }
+            return Ok(Key::Rule(name));
+        }
         // Integer numbers only: YAML's 1.5 or 1e3, and a quoted '12', are
         // not ids.
         match key.parse::<i64>().ok().filter(|_| s.number) {
             None => fail(self.problem, Problem::BadId { id: key }),
             Some(id) if !self.seen.insert(id) => fail(self.problem, Problem::DuplicateId { id }),
-            Some(id) => Ok(id),
+            Some(id) => Ok(Key::Tile(id)),
         }
     }
 }

@@ -46,7 +46,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
 <figure><img src="unsolved.svg" alt="the tiles of {name}, unturned"><figcaption><a href="unsolved.png">PNG</a></figcaption></figure>
 "#,
         path = escape(r.path),
-        n = p.n,
+        n = p.rows,
         tiles = p.len(),
         solver = escape(&res.solver),
         version = escape(&res.solver_version),

@@ -14,6 +14,7 @@ pub(crate) struct Head<'a> {
     pub title: Option<&'a str>,
     pub board: usize,
     pub tiles: usize,
+    pub facts: crate::puzzle::Facts,
 }
 
 impl<'a> Head<'a> {
@@ -21,8 +22,9 @@ impl<'a> Head<'a> {
         Head {
             path: r.path,
             title: r.puzzle.title.as_deref(),
-            board: r.puzzle.n,
+            board: r.puzzle.rows,
             tiles: r.puzzle.len(),
+            facts: r.puzzle.facts(),
         }
     }
 }
@@ -46,6 +48,8 @@ struct Json<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
     board: usize,
+    #[serde(flatten)]
+    facts: &'a crate::puzzle::Facts,
     tiles: usize,
     solver: &'a str,
     solver_version: &'a str,
@@ -123,7 +127,7 @@ pub(crate) fn solution_line(k: u64, s: &Solution) -> String {
 }
 
 fn object<'a>(
-    head: &Head<'a>,
+    head: &'a Head<'a>,
     res: &'a SolveResult,
     all: bool,
     extra: &Extra<'a>,
@@ -140,6 +144,7 @@ fn object<'a>(
         puzzle: head.path,
         title: head.title,
         board: head.board,
+        facts: &head.facts,
         tiles: head.tiles,
         solver: &res.solver,
         solver_version: &res.solver_version,

@@ -241,11 +241,10 @@ fn legend_height(p: &Puzzle, width: f64) -> f64 {
 
 /// A solved board: every tile drawn as placed, on a thin grid.
 pub fn solution(p: &Puzzle, s: &Solution) -> String {
-    let n = p.n;
     let style = Style::new(p);
     let mut body = String::new();
-    for i in 0..n {
-        for j in 0..n {
+    for i in 0..p.rows {
+        for j in 0..p.cols {
             let pl = s.at(i, j);
             let t = p.tile(pl.tile).expect("a verified solution");
             let edges = std::array::from_fn(|d| t.edge(pl.rotation, d));
@@ -253,20 +252,37 @@ pub fn solution(p: &Puzzle, s: &Solution) -> String {
             tile(&mut body, &style, (x, y), edges, pl.tile, Some(pl.rotation));
         }
     }
-    let side = n as f64 * S;
+    fixed_marks(&mut body, p);
+    let (side_w, side) = (p.cols as f64 * S, p.rows as f64 * S);
     let _ = writeln!(
         body,
-        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
+        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side_w:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
     );
-    let width = (2.0 * MARGIN + side).max(320.0);
+    let width = (2.0 * MARGIN + side_w).max(320.0);
     legend(&mut body, p, &style, MARGIN + side + GAP, width);
     let height = MARGIN + side + GAP + legend_height(p, width);
     document(width, height, &format!("{}: solution", p.name), &body)
 }
 
+/// A thick dashed outline on every cell that holds a fixed piece (the
+/// Eternity II starter piece, the clue pieces), so a person sees which
+/// pieces were given.
+fn fixed_marks(body: &mut String, p: &Puzzle) {
+    for h in &p.hints {
+        let (i, j) = (h.cell / p.cols, h.cell % p.cols);
+        let (x, y) = (MARGIN + j as f64 * S + 3.0, MARGIN + i as f64 * S + 3.0);
+        let _ = writeln!(
+            body,
+            r##"  <rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{w:.1}" fill="none" stroke="#000" stroke-width="4" stroke-dasharray="8 4"><title>fixed piece: tile {}</title></rect>"##,
+            h.tile,
+            w = S - 6.0
+        );
+    }
+}
+
 /// The unsolved tiles in id order, unrotated, with gaps between them.
 pub fn unsolved(p: &Puzzle) -> String {
-    let cols = p.n.max(1);
+    let cols = p.cols.max(1);
     let rows = p.len().div_ceil(cols);
     let style = Style::new(p);
     let mut body = String::new();
@@ -334,11 +350,10 @@ fn corner_label(out: &mut String, (x, y): (f64, f64), text: &str) {
 
 /// A solved board composed from the tile images.
 pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> String {
-    let n = p.n;
     let mut body = image_defs(p, images);
     let mut labels = String::new();
-    for i in 0..n {
-        for j in 0..n {
+    for i in 0..p.rows {
+        for j in 0..p.cols {
             let pl = s.at(i, j);
             let k = p
                 .tiles
@@ -365,18 +380,23 @@ pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages
         }
     }
     body.push_str(&labels);
-    let side = n as f64 * S;
+    fixed_marks(&mut body, p);
+    let (side_w, side) = (p.cols as f64 * S, p.rows as f64 * S);
     let _ = writeln!(
         body,
-        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
+        r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side_w:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
     );
-    let size = 2.0 * MARGIN + side;
-    document(size, size, &format!("{}: solution", p.name), &body)
+    document(
+        2.0 * MARGIN + side_w,
+        2.0 * MARGIN + side,
+        &format!("{}: solution", p.name),
+        &body,
+    )
 }
 
 /// The tile images in id order, unturned, each with its id.
 pub(crate) fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
-    let cols = p.n.max(1);
+    let cols = p.cols.max(1);
     let rows = p.len().div_ceil(cols);
     let mut body = image_defs(p, images);
     for (k, t) in p.tiles.iter().enumerate() {

@@ -13,8 +13,7 @@ pub fn render(r: &Report<'_>) -> String {
     if let Some(t) = &r.puzzle.title {
         let _ = writeln!(out, "title: {t}");
     }
-    let n = r.puzzle.n;
-    let _ = writeln!(out, "board: {n}x{n}");
+    let _ = writeln!(out, "board: {}", r.puzzle.describe_board());
     let _ = writeln!(
         out,
         "solver: {} {} (model: {}, symmetry: {}, equivalence: {})",

@@ -109,7 +109,8 @@ pub struct UnitCounts {
     pub classes: u128,
     /// Over the labelled boards: how many board turns leave each one's
     /// picture as it is, summed. The picture classes of any set of whole
-    /// units are this sum over 4 x the labellings per picture.
+    /// units are this sum over |G| x the labellings per picture (G the
+    /// board's group of turns).
     pub picture_weight: u128,
 }
 
@@ -120,6 +121,7 @@ type UnitFn<'p> = Box<dyn FnMut(usize, UnitCounts) + 'p>;
 /// de-duplicates, keeps or streams.
 pub struct Collector<'p> {
     puzzle: &'p Puzzle,
+    shape: crate::puzzle::Shape,
     codec: Codec,
     equivalence: Equivalence,
     keep: Keep,
@@ -152,6 +154,7 @@ impl<'p> Collector<'p> {
     pub fn new(puzzle: &'p Puzzle) -> Collector<'p> {
         let mut c = Collector {
             puzzle,
+            shape: puzzle.shape(),
             codec: Codec::new(puzzle),
             equivalence: Equivalence::Rotation,
             keep: Keep::All,
@@ -322,19 +325,17 @@ impl<'p> Collector<'p> {
         }
     }
 
-    /// A board standing for every labelled board whose picture is a turn
-    /// of its picture.
-    /// How many of the four board turns leave the picture of `s` as it is
-    /// (1, 2 or 4).
+    /// How many of the board's turns (its group) leave the picture of `s`
+    /// as it is (1, 2 or 4).
     fn fixed_turns(&self, s: &Solution) -> u128 {
+        let shape = self.puzzle.shape();
         let first = picture(self.puzzle, s);
-        let mut p = first.clone();
-        let mut fixed = 0u128;
-        for _ in 0..4 {
-            fixed += u128::from(p == first);
-            p = turn_picture(self.puzzle.n, &p);
-        }
-        fixed
+        shape
+            .group
+            .turns()
+            .iter()
+            .filter(|&&k| k == 0 || turn_picture(shape, k, &first) == first)
+            .count() as u128
     }
 
     fn picture_class(&mut self, s: Solution) {
@@ -358,11 +359,12 @@ impl<'p> Collector<'p> {
         }
         let fixed = self.fixed_turns(&s);
         let labellings = self.labellings.unwrap_or(u128::MAX);
-        // 4 / fixed distinct pictures, each shown by `labellings` boards,
-        // four boards per class.
-        let raw = (4 / fixed).saturating_mul(labellings);
+        // |G| / fixed distinct pictures, each shown by `labellings` boards,
+        // |G| boards per class (G the board's group of turns).
+        let order = self.puzzle.group().order() as u128;
+        let raw = (order / fixed).saturating_mul(labellings);
         self.raw.count = self.raw.count.saturating_add(raw);
-        self.classes.count = self.classes.count.saturating_add(raw / 4);
+        self.classes.count = self.classes.count.saturating_add(raw / order);
         if self.equivalence == Equivalence::Picture {
             self.emit(&pc);
         }
@@ -373,7 +375,7 @@ impl<'p> Collector<'p> {
 impl SolutionCallback for Collector<'_> {
     fn on_solution(&mut self, cells: &[Placement], stands: Stands) {
         self.reported += 1;
-        let s = Solution::new(cells.to_vec());
+        let s = Solution::shaped(cells.to_vec(), self.shape);
         if let Err(reason) = s.verify(self.puzzle) {
             self.rejected.get_or_insert((s, reason));
             return;
@@ -396,7 +398,7 @@ impl SolutionCallback for Collector<'_> {
             return;
         }
         // Turns leaving the picture as it is, per labelled board reported.
-        let fixed = self.fixed_turns(&Solution::new(cells.to_vec()));
+        let fixed = self.fixed_turns(&Solution::shaped(cells.to_vec(), self.shape));
         if let Some((per, _)) = self.units.as_mut() {
             let c = per.entry(unit).or_default();
             c.raw += after.raw - before.raw;

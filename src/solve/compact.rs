@@ -30,7 +30,7 @@ impl Codec {
         let bits = usize::BITS - (codes - 1).leading_zeros();
         Codec {
             bits,
-            bytes: (puzzle.n * puzzle.n * bits as usize).div_ceil(8),
+            bytes: (puzzle.cells() * bits as usize).div_ceil(8),
             ids: puzzle.ids(),
         }
     }

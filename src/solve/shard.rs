@@ -160,7 +160,7 @@ impl Meta {
             keep,
             picture_weight,
             picture_divisor: crate::symmetry::labellings_per_picture(puzzle)
-                .and_then(|l| l.checked_mul(4))
+                .and_then(|l| l.checked_mul(puzzle.group().order() as u128))
                 .unwrap_or(0),
         }
     }

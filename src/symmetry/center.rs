@@ -21,25 +21,26 @@ impl Formulation for Center {
         "odd n: the rotation of the centre cell is 0"
     }
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
-        if puzzle.n % 2 == 1 {
+        super::needs_turns(puzzle, true)?;
+        if puzzle.rows % 2 == 1 {
             Ok(())
         } else {
             Err(format!(
                 "needs an odd board side (a centre cell); this board is {n}x{n}",
-                n = puzzle.n
+                n = puzzle.rows
             ))
         }
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let m = puzzle.n / 2;
+        let m = puzzle.rows / 2;
         s.at(m, m).rotation == 0
     }
     fn allows(&self, puzzle: &Puzzle, cell: usize, _tile: i64, rotation: u8) -> bool {
-        let m = puzzle.n / 2;
-        cell != m * puzzle.n + m || rotation == 0
+        let m = puzzle.rows / 2;
+        cell != m * puzzle.cols + m || rotation == 0
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let m = puzzle.n / 2;
+        let m = puzzle.rows / 2;
         let (_, r) = model.cell(m, m);
         model.constraints.push(Constraint::Linear {
             name: "center_rotation_0".into(),

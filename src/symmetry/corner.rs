@@ -21,21 +21,22 @@ impl Formulation for Corner {
         "n >= 2: the top-left tile has the smallest id of the four corners"
     }
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
-        if puzzle.n >= 2 {
+        super::needs_turns(puzzle, true)?;
+        if puzzle.rows >= 2 {
             Ok(())
         } else {
             Err("needs four distinct corners (n >= 2); this board is 1x1".into())
         }
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let n = puzzle.n;
+        let n = puzzle.rows;
         let tl = s.at(0, 0).tile;
         [(0, n - 1), (n - 1, 0), (n - 1, n - 1)]
             .iter()
             .all(|&(i, j)| tl < s.at(i, j).tile)
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.n;
+        let n = puzzle.rows;
         let (tl, _) = model.cell(0, 0);
         for (i, j) in [(0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
             let (t, _) = model.cell(i, j);

@@ -26,14 +26,15 @@ impl Formulation for Lex {
     fn summary(&self) -> &'static str {
         "lex-leader: the board's (tile, rotation) sequence is <= each of its turns'"
     }
-    fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
-        Ok(())
+    fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
+        super::needs_turns(puzzle, false)
     }
     fn accepts(&self, _puzzle: &Puzzle, s: &Solution) -> bool {
         s.turns()[1..].iter().all(|t| s <= t)
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.n;
+        let shape = puzzle.shape();
+        let n = puzzle.cols;
         let ids = puzzle.ids();
         let (lo, hi) = (4 * ids[0], 4 * ids[ids.len() - 1] + 3);
         let cells = model.cells.clone();
@@ -53,11 +54,11 @@ impl Formulation for Lex {
                 x
             })
             .collect();
-        for k in 1..4usize {
-            let src = turn_sources(n, k);
+        for &k in &shape.group.turns()[1..] {
+            let src = turn_sources(shape, k);
             let plus_k: Arc<Vec<i64>> =
                 Arc::new((0..4i64).flat_map(|r| [r, (r + k as i64) % 4]).collect());
-            let w: Vec<VarId> = (0..n * n)
+            let w: Vec<VarId> = (0..shape.cells())
                 .map(|q| {
                     let (t, r) = cells[src[q]];
                     let name = format!("lex_turn{k}_{}_{}", q / n + 1, q % n + 1);

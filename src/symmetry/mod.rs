@@ -15,31 +15,43 @@ mod center;
 mod corner;
 mod lex;
 mod picture_lex;
+mod pictures;
 mod tiles;
 
-use std::collections::BTreeMap;
+#[cfg(test)]
+pub(crate) use pictures::same_picture;
+pub(crate) use pictures::{
+    each_same_picture, identical_classes, period, picture_canonical, tile_kinds, turn_picture,
+};
+pub use pictures::{labellings_per_picture, picture, pictures_are_labels};
+
 use std::fmt;
 
 use thiserror::Error;
 
-use crate::board::{Placement, Solution, turn_cell, turned_at};
+use crate::board::{Solution, turned_at};
 use crate::model::Model;
-use crate::puzzle::{Edge, Puzzle, Tile, base_side};
+use crate::puzzle::{Puzzle, Shape, Turning};
 
 /// The canonical representative of a solution's class under board turns.
 ///
 /// The turns are compared cell by cell as they are read, without building
 /// them (most comparisons end at the first cell); only the winner is built.
 pub fn canonical(s: &Solution) -> Solution {
-    let (n, cells) = (s.n(), s.cells());
-    let turned = |k: usize| (0..n * n).map(move |x| turned_at(cells, n, k, x));
-    let best = (1..4).fold(
-        0,
-        |best, k| {
-            if turned(k).lt(turned(best)) { k } else { best }
-        },
-    );
-    Solution::new(turned(best).collect())
+    let (shape, cells) = (s.shape(), s.cells());
+    let turned = |k: usize| (0..cells.len()).map(move |x| turned_at(cells, shape, k, x));
+    let best =
+        shape.group.turns()[1..].iter().fold(
+            0,
+            |best, &k| {
+                if turned(k).lt(turned(best)) { k } else { best }
+            },
+        );
+    if best == 0 {
+        s.clone()
+    } else {
+        s.turn_by(best)
+    }
 }
 
 /// What makes two solutions "the same" (`--equivalence rotation|picture`).
@@ -61,167 +73,6 @@ impl Equivalence {
     }
 }
 
-/// The picture a board shows: per cell (row-major), the edges it shows in the
-/// directions right, top, left, bottom.
-pub fn picture(puzzle: &Puzzle, s: &Solution) -> Vec<[Edge; 4]> {
-    s.cells()
-        .iter()
-        .map(|p| {
-            let t = puzzle.tile(p.tile).expect("a verified solution");
-            std::array::from_fn(|d| t.edge(p.rotation, d))
-        })
-        .collect()
-}
-
-/// A picture turned a quarter turn counterclockwise: the cell at (i, j) goes
-/// to (n+1-j, i) and what it showed in direction d it now shows in d+1.
-pub(crate) fn turn_picture<T: Copy>(n: usize, p: &[[T; 4]]) -> Vec<[T; 4]> {
-    let mut out = p.to_vec();
-    for (c, e) in p.iter().enumerate() {
-        out[turn_cell(n, c)] = std::array::from_fn(|d| e[base_side(d, 1)]);
-    }
-    out
-}
-
-/// The smallest labelled board that shows exactly this picture: row by row,
-/// the smallest unused tile id that can show the cell's edges, in its
-/// smallest such rotation. (Tiles that can show the same edges are identical
-/// up to rotation, so they are interchangeable and greedy is optimal.)
-fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
-    let mut used = vec![false; puzzle.len()];
-    let mut cells = Vec::with_capacity(pic.len());
-    for shown in pic {
-        let (k, r) = puzzle.tiles.iter().enumerate().find_map(|(k, t)| {
-            if used[k] {
-                return None;
-            }
-            (0..4u8)
-                .find(|&r| (0..4).all(|d| t.edge(r, d) == shown[d]))
-                .map(|r| (k, r))
-        })?;
-        used[k] = true;
-        cells.push(Placement {
-            tile: puzzle.tiles[k].id,
-            rotation: r,
-        });
-    }
-    Some(Solution::new(cells))
-}
-
-/// Every labelled board that shows the same picture as `s` (itself
-/// included), in increasing order: the identical tiles permuted among their
-/// cells, and each rotation-symmetric tile in each rotation that shows the
-/// same edges. There are [`labellings_per_picture`] of them.
-#[cfg(test)]
-pub(crate) fn same_picture(puzzle: &Puzzle, s: &Solution) -> Vec<Solution> {
-    let mut out = Vec::new();
-    each_same_picture(puzzle, s, &mut |b| {
-        out.push(b);
-        true
-    });
-    out
-}
-
-/// [`same_picture`] one board at a time, in the same order, until `f`
-/// returns false (so a picture with astronomically many labellings can
-/// give its first few).
-pub(crate) fn each_same_picture(
-    puzzle: &Puzzle,
-    s: &Solution,
-    f: &mut dyn FnMut(Solution) -> bool,
-) {
-    let pic = picture(puzzle, s);
-    // Per cell, every (tile index, rotation) that shows its edges.
-    let options: Vec<Vec<(usize, u8)>> = pic
-        .iter()
-        .map(|shown| {
-            puzzle
-                .tiles
-                .iter()
-                .enumerate()
-                .flat_map(|(k, t)| (0..4u8).map(move |r| (k, t, r)))
-                .filter(|(_, t, r)| (0..4).all(|d| t.edge(*r, d) == shown[d]))
-                .map(|(k, _, r)| (k, r))
-                .collect()
-        })
-        .collect();
-    /// Returns false once `f` asked to stop.
-    fn go(
-        puzzle: &Puzzle,
-        options: &[Vec<(usize, u8)>],
-        used: &mut Vec<bool>,
-        cells: &mut Vec<Placement>,
-        f: &mut dyn FnMut(Solution) -> bool,
-    ) -> bool {
-        let c = cells.len();
-        if c == options.len() {
-            return f(Solution::new(cells.clone()));
-        }
-        for &(k, r) in &options[c] {
-            if !used[k] {
-                used[k] = true;
-                cells.push(Placement {
-                    tile: puzzle.tiles[k].id,
-                    rotation: r,
-                });
-                let more = go(puzzle, options, used, cells, f);
-                cells.pop();
-                used[k] = false;
-                if !more {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-    go(
-        puzzle,
-        &options,
-        &mut vec![false; puzzle.len()],
-        &mut Vec::with_capacity(pic.len()),
-        f,
-    );
-}
-
-/// How many labelled boards show each picture of this puzzle: the product of
-/// k! over the classes of k identical tiles and of 4 / period over the
-/// tiles; `None` past `u128`.
-pub fn labellings_per_picture(puzzle: &Puzzle) -> Option<u128> {
-    let perms = identical_classes(puzzle)
-        .iter()
-        .flat_map(|c| 2..=c.len() as u128)
-        .try_fold(1u128, |a, k| a.checked_mul(k))?;
-    puzzle
-        .tiles
-        .iter()
-        .try_fold(perms, |a, t| a.checked_mul(4 / period(t) as u128))
-}
-
-/// The canonical form of a solution's picture class: over the four turns of
-/// its picture, the smallest labelled board showing that turn. Two solutions
-/// show the same picture up to board turns exactly when these are equal.
-pub(crate) fn picture_canonical(puzzle: &Puzzle, s: &Solution) -> Solution {
-    let n = puzzle.n;
-    let mut pic = picture(puzzle, s);
-    let mut best: Option<Solution> = None;
-    for _ in 0..4 {
-        let r = realize(puzzle, &pic).expect("a picture of this puzzle");
-        if best.as_ref().is_none_or(|b| &r < b) {
-            best = Some(r);
-        }
-        pic = turn_picture(n, &pic);
-    }
-    best.expect("four turns")
-}
-
-/// Whether picture classes are rotation classes on this puzzle: no two tiles
-/// are identical up to rotation and no tile shows the same edges after less
-/// than a full turn. Then one labelled board shows each picture, and
-/// [`picture_canonical`] is [`canonical`].
-pub fn pictures_are_labels(puzzle: &Puzzle) -> bool {
-    identical_classes(puzzle).is_empty() && puzzle.tiles.iter().all(|t| period(t) == 4)
-}
-
 /// The canonical form under an equivalence.
 pub fn canonical_under(puzzle: &Puzzle, e: Equivalence, s: &Solution) -> Solution {
     match e {
@@ -230,51 +81,39 @@ pub fn canonical_under(puzzle: &Puzzle, e: Equivalence, s: &Solution) -> Solutio
     }
 }
 
-/// The smallest number of quarter turns after which a tile shows the same
-/// edges again: 1 (all four edges alike), 2, or 4.
-pub(crate) fn period(t: &Tile) -> u8 {
-    [1u8, 2]
-        .into_iter()
-        .find(|&p| (0..4).all(|e| t.edges[e] == t.edges[(e + p as usize) % 4]))
-        .unwrap_or(4)
-}
-
-/// Tile kinds: the tiles grouped by their edges up to rotation, each group
-/// sorted by id, ordered by their smallest id (singletons included).
-pub(crate) fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
-    let mut by_key: BTreeMap<[Edge; 4], Vec<i64>> = BTreeMap::new();
-    for t in &puzzle.tiles {
-        let key = (0..4u8)
-            .map(|r| std::array::from_fn(|e| t.edge(r, e)))
-            .min()
-            .expect("four rotations");
-        by_key.entry(key).or_default().push(t.id);
-    }
-    let mut out: Vec<Vec<i64>> = by_key.into_values().collect();
-    out.sort();
-    out
-}
-
-/// Classes of identical tiles (same edges up to rotation) with two or more
-/// members, each sorted by id, ordered by their smallest id.
-pub(crate) fn identical_classes(puzzle: &Puzzle) -> Vec<Vec<i64>> {
-    let mut out = tile_kinds(puzzle);
-    out.retain(|c| c.len() > 1);
-    out
-}
-
 /// For each cell of the board turned `k` quarter turns, the cell of the
 /// original board its tile comes from.
-pub(crate) fn turn_sources(n: usize, k: usize) -> Vec<usize> {
-    let mut src: Vec<usize> = (0..n * n).collect();
-    for _ in 0..k {
-        let mut next = src.clone();
-        for (c, &s) in src.iter().enumerate() {
-            next[turn_cell(n, c)] = s;
-        }
-        src = next;
+pub(crate) fn turn_sources(shape: Shape, k: usize) -> Vec<usize> {
+    let mut src: Vec<usize> = (0..shape.cells()).collect();
+    for c in 0..shape.cells() {
+        src[shape.turn_cell(k, c)] = c;
     }
     src
+}
+
+/// Why a formulation that breaks board turns cannot be used: the board has
+/// no turn that maps solutions to solutions, or (`quarter`) it needs all
+/// four turns and the board has fewer.
+pub(crate) fn needs_turns(puzzle: &Puzzle, quarter: bool) -> Result<(), String> {
+    let why = if puzzle.turning == Turning::None {
+        "tiles do not turn, so a turned board is never a solution"
+    } else if !puzzle.hints.is_empty() {
+        "a piece is fixed, so a turned board moves or turns it and is never a solution"
+    } else if quarter && puzzle.rows != puzzle.cols {
+        "the board is a rectangle: its only symmetry is the half turn"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "needs {}; {why} ({}x{} board)",
+        if quarter {
+            "all four board turns"
+        } else {
+            "a board turn"
+        },
+        puzzle.rows,
+        puzzle.cols
+    ))
 }
 
 /// Which symmetry a formulation breaks.
@@ -461,13 +300,15 @@ impl Symmetry {
 /// which CP-SAT's presolve propagates at once: `anchor` solves warning-puzzle
 /// 2x to 3x faster than `corner` (an order between four tile variables) in
 /// every encoding (docs/model.md).
-pub(crate) fn turn_representative(puzzle: &Puzzle) -> Symmetry {
-    let f: &'static dyn Formulation = if puzzle.n % 2 == 1 {
-        &center::Center
-    } else {
-        &anchor::Anchor
+/// On a rectangle, `anchor` over the half turn; on a board without turn
+/// symmetry, nothing (`None`).
+pub(crate) fn turn_representative(puzzle: &Puzzle) -> Option<Symmetry> {
+    let f: &'static dyn Formulation = match puzzle.group() {
+        crate::puzzle::Group::Identity => return None,
+        crate::puzzle::Group::Quarter if puzzle.rows % 2 == 1 => &center::Center,
+        _ => &anchor::Anchor,
     };
-    Symmetry { parts: vec![f] }
+    Some(Symmetry { parts: vec![f] })
 }
 
 /// The `tiles` formulation alone: exactly one labelled board per picture
@@ -505,6 +346,7 @@ pub(crate) fn report_combinations() -> Vec<Symmetry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Placement;
     use crate::generate::{PlantOptions, Rng, plant};
     use proptest::prelude::*;
 
@@ -559,11 +401,7 @@ mod tests {
             if pictures_are_labels(&p) {
                 prop_assert_eq!(canonical(&s), c.clone());
             }
-            let pics: Vec<_> = (0..4).scan(picture(&p, &s), |pic, _| {
-                let cur = pic.clone();
-                *pic = turn_picture(n, pic);
-                Some(cur)
-            }).collect();
+            let pics: Vec<_> = (0..4).map(|k| turn_picture(p.shape(), k, &picture(&p, &s))).collect();
             prop_assert!(pics.contains(&picture(&p, &c)));
         }
     }
@@ -578,7 +416,10 @@ mod tests {
                 self_matching: true,
             },
         );
-        assert_eq!(turn_picture(4, &picture(&p, &s)), picture(&p, &s.turn()));
+        assert_eq!(
+            turn_picture(p.shape(), 1, &picture(&p, &s)),
+            picture(&p, &s.turn())
+        );
     }
 
     #[test]

@@ -39,21 +39,22 @@ impl Formulation for PictureLex {
     fn summary(&self) -> &'static str {
         "lex-leader on the picture: the shown-edge sequence is <= each of its turns'"
     }
-    fn precondition(&self, _puzzle: &Puzzle) -> Result<(), String> {
-        Ok(())
+    fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
+        super::needs_turns(puzzle, false)
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
         let codes =
             |p: &[[Edge; 4]]| -> Vec<i64> { p.iter().flatten().map(|&e| edge_code(e)).collect() };
-        let mut pic = picture(puzzle, s);
+        let shape = puzzle.shape();
+        let pic = picture(puzzle, s);
         let first = codes(&pic);
-        (1..4).all(|_| {
-            pic = turn_picture(puzzle.n, &pic);
-            first <= codes(&pic)
-        })
+        shape.group.turns()[1..]
+            .iter()
+            .all(|&k| first <= codes(&turn_picture(shape, k, &pic)))
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.n;
+        let shape = puzzle.shape();
+        let n = puzzle.cols;
         let max_code = 3 * puzzle.motifs.len() as i64;
         let tuples: Arc<Vec<i64>> = Arc::new(
             puzzle
@@ -89,9 +90,8 @@ impl Formulation for PictureLex {
             })
             .collect();
         let xs: Vec<VarId> = shown.iter().flatten().copied().collect();
-        let mut turned = shown.clone();
-        for k in 1..4 {
-            turned = turn_picture(n, &turned);
+        for &k in &shape.group.turns()[1..] {
+            let turned = turn_picture(shape, k, &shown);
             let ys: Vec<VarId> = turned.iter().flatten().copied().collect();
             lex_leq(model, &format!("picture_lex_turn{k}"), &xs, &ys);
         }

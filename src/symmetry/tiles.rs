@@ -47,7 +47,7 @@ impl Formulation for Tiles {
         puzzle.tile(tile).is_none_or(|t| rotation < period(t))
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.n;
+        let n = puzzle.cols;
         let cells = model.cells.clone();
         // Rotation-symmetric tiles: forbid the repeated rotations.
         let forbidden: Vec<i64> = puzzle

@@ -1,0 +1,275 @@
+//! The Eternity II community's plain-text piece files, and its notation
+//! for squares and turns.
+//!
+//! A file is an optional `rows cols` line, then one piece a line: four
+//! colour numbers clockwise from the bottom (bottom, left, top, right).
+//! Pieces are numbered from 1 in line order; colour 0 is the grey frame;
+//! colours match the same colour. scramble reads each colour as a
+//! self-matching (`=`) motif named by its number, and the piece's edges in
+//! its own order (right, top, left, bottom): the file's fourth, third,
+//! second and first numbers.
+//!
+//! The community turns pieces clockwise and names squares by row letter
+//! from the top and column number (I8: row 9, column 8). Those are
+//! translated here at the edge of the program and never used inside it.
+
+use std::path::Path;
+
+use super::{Edge, Half, Puzzle, PuzzleError, Tile, Turning};
+
+/// Whether a text is a piece file: every line that is not blank or a `#`
+/// comment is whitespace-separated integers (a YAML puzzle has `:` on
+/// every tile line).
+pub(crate) fn looks_like_pieces(text: &str) -> bool {
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .peekable();
+    lines.peek().is_some()
+        && lines.all(|l| {
+            l.split_whitespace()
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+        })
+}
+
+/// Parse a piece file; `file` names it in errors.
+pub(crate) fn parse(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
+    let bad = |line: usize, message: String| PuzzleError::Rule {
+        path: file.to_path_buf(),
+        line: Some(line),
+        message,
+    };
+    let mut header: Option<(usize, usize, usize)> = None;
+    let mut pieces: Vec<([u32; 4], usize)> = Vec::new();
+    for (x, raw) in text.lines().enumerate() {
+        let line = x + 1;
+        let l = raw.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let numbers: Vec<u32> = words
+            .iter()
+            .map(|w| {
+                w.parse::<u32>().map_err(|_| {
+                    bad(
+                        line,
+                        format!("{w:?} is not a colour number (a whole number, 0 for the frame)"),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        match numbers[..] {
+            [r, c] if header.is_none() && pieces.is_empty() => {
+                if r == 0 || c == 0 {
+                    return Err(bad(line, format!("a board of {r}x{c} has no cells")));
+                }
+                header = Some((r as usize, c as usize, line));
+            }
+            [a, b, c, d] => pieces.push(([a, b, c, d], line)),
+            _ => {
+                return Err(bad(
+                    line,
+                    format!(
+                        "expected a piece (four colour numbers: bottom, left, top, right){}, found {} numbers",
+                        if header.is_none() && pieces.is_empty() {
+                            " or a `rows cols` header"
+                        } else {
+                            ""
+                        },
+                        numbers.len()
+                    ),
+                ));
+            }
+        }
+    }
+    if pieces.is_empty() {
+        return Err(PuzzleError::Empty {
+            path: file.to_path_buf(),
+        });
+    }
+    let (rows, cols) = match header {
+        Some((r, c, line)) if r * c != pieces.len() => {
+            return Err(bad(
+                line,
+                format!(
+                    "the header says {r}x{c} = {} pieces, the file has {}",
+                    r * c,
+                    pieces.len()
+                ),
+            ));
+        }
+        Some((r, c, _)) => (r, c),
+        None => {
+            let n = pieces.len().isqrt();
+            if n * n != pieces.len() {
+                return Err(PuzzleError::NotSquare {
+                    path: file.to_path_buf(),
+                    count: pieces.len(),
+                });
+            }
+            (n, n)
+        }
+    };
+    // Motifs named by colour number, in order of first appearance in the
+    // file (so the same file always gives the same indices).
+    let mut colours: Vec<u32> = Vec::new();
+    let mut motif = |c: u32| -> u16 {
+        match colours.iter().position(|&x| x == c) {
+            Some(m) => m as u16,
+            None => {
+                colours.push(c);
+                (colours.len() - 1) as u16
+            }
+        }
+    };
+    let mut tiles = Vec::with_capacity(pieces.len());
+    for (k, (c, _)) in pieces.iter().enumerate() {
+        // File order bottom, left, top, right; scramble's right, top, left, bottom.
+        let edges = [c[3], c[2], c[1], c[0]].map(|x| Edge {
+            motif: motif(x),
+            half: Half::Same,
+        });
+        tiles.push(Tile {
+            id: k as i64 + 1,
+            edges,
+        });
+    }
+    let frame = colours.iter().position(|&c| c == 0).map(|m| m as u16);
+    let lines: Vec<usize> = pieces.iter().map(|p| p.1).collect();
+    let puzzle = Puzzle {
+        name,
+        title: None,
+        source: file.to_path_buf(),
+        rows,
+        cols,
+        tiles,
+        motifs: colours.iter().map(|c| c.to_string()).collect(),
+        frame,
+        hints: Vec::new(),
+        turning: Turning::Quarter,
+    };
+    puzzle.check_frame(&|id| lines.get((id - 1) as usize).copied())?;
+    Ok(puzzle)
+}
+
+/// A square in the community's notation (`I8`: row letter from the top,
+/// column number from the left) as a row-major cell of a `rows`x`cols`
+/// board; `None` if it is not one.
+pub fn square(name: &str, rows: usize, cols: usize) -> Option<usize> {
+    let mut chars = name.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    if !letter.is_ascii_uppercase() {
+        return None;
+    }
+    let i = (letter as u8 - b'A') as usize;
+    let j: usize = chars.as_str().parse().ok()?;
+    (i < rows && (1..=cols).contains(&j)).then(|| i * cols + j - 1)
+}
+
+/// The community's name of a row-major cell (`I8`), where the board has at
+/// most 26 rows.
+pub fn square_name(cell: usize, cols: usize) -> Option<String> {
+    let i = cell / cols;
+    (i < 26).then(|| format!("{}{}", (b'A' + i as u8) as char, cell % cols + 1))
+}
+
+/// Clockwise quarter turns (the community's) as counterclockwise ones
+/// (scramble's), and back: the same map.
+pub fn turns_other_way(r: u8) -> u8 {
+    (4 - r % 4) % 4
+}
+
+/// A piece file's text for a puzzle whose motifs are all `=` colour
+/// numbers: a `rows cols` line, then each tile in id order as bottom, left,
+/// top, right. `None` when the puzzle has a `+`/`-` motif or a motif that
+/// is not a number, which the format cannot say.
+pub fn to_text(p: &Puzzle) -> Option<String> {
+    let mut out = format!("{} {}\n", p.rows, p.cols);
+    for t in &p.tiles {
+        let mut nums = Vec::with_capacity(4);
+        for d in [3, 2, 1, 0] {
+            let e = t.edges[d];
+            if e.half != Half::Same {
+                return None;
+            }
+            nums.push(p.motifs[e.motif as usize].parse::<u32>().ok()?.to_string());
+        }
+        out.push_str(&nums.join(" "));
+        out.push('\n');
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Puzzle, PuzzleError> {
+        parse(text, Path::new("p.txt"), "p".into())
+    }
+
+    #[test]
+    fn squares_and_turns() {
+        assert_eq!(square("I8", 16, 16), Some(8 * 16 + 7));
+        assert_eq!(square("a1", 2, 2), Some(0));
+        assert_eq!(square("Q1", 16, 16), None);
+        assert_eq!(square("A17", 16, 16), None);
+        assert_eq!(square("A0", 16, 16), None);
+        assert_eq!(square_name(8 * 16 + 7, 16).as_deref(), Some("I8"));
+        assert_eq!(turns_other_way(1), 3);
+        assert_eq!(turns_other_way(0), 0);
+        assert_eq!(turns_other_way(2), 2);
+    }
+
+    const TWO: &str = "2 2\n0 0 1 2\n0 2 1 0\n2 0 0 1\n1 0 0 2\n";
+
+    #[test]
+    fn reads_edges_in_scramble_order() {
+        let p = parse_str(TWO).unwrap();
+        assert_eq!((p.rows, p.cols), (2, 2));
+        assert_eq!(p.frame.map(|f| p.motifs[f as usize].as_str()), Some("0"));
+        // Piece 1 is "0 0 1 2": bottom 0, left 0, top 1, right 2.
+        let t = &p.tiles[0];
+        let name = |d: usize| p.motifs[t.edges[d].motif as usize].clone();
+        assert_eq!([name(0), name(1), name(2), name(3)], ["2", "1", "0", "0"]);
+        assert!(t.edges.iter().all(|e| e.half == Half::Same));
+        assert_eq!(to_text(&p).unwrap(), TWO);
+    }
+
+    #[test]
+    fn rejects_bad_files_with_their_line() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "2 2\n0 0 1 2\n",
+                "p.txt:1: the header says 2x2 = 4 pieces, the file has 1",
+            ),
+            ("2 2\n0 0 1 x\n", "p.txt:2: \"x\" is not a colour number"),
+            ("2 2\n0 0 1\n", "p.txt:2: expected a piece"),
+            ("0 0 1 2\n0 2 1 0\n", "2 tiles is not a square"),
+            (
+                "2 2\n0 0 1 2\n0 2 1 0\n2 0 0 1\n1 0 2 2\n",
+                "3 corner pieces",
+            ),
+            (
+                "2 2\n0 0 1 2\n0 2 1 0\n2 0 0 1\n0 1 0 2\n",
+                "p.txt:5: tile 4 has 2 frame edges (0) on opposite sides",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = parse_str(text).unwrap_err().to_string();
+            assert!(err.contains(want), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn recognizes_piece_files() {
+        assert!(looks_like_pieces(TWO));
+        assert!(looks_like_pieces("# c\n\n1 2 3 4\n"));
+        assert!(!looks_like_pieces(
+            "1: [[a, '+'], [b, '-'], [a, '='], [c, '+']]\n"
+        ));
+        assert!(!looks_like_pieces(""));
+    }
+}
