@@ -383,6 +383,36 @@ pub fn parse_seed_text(text: &str) -> Option<Solution> {
     Some(Solution::shaped(cells, shape))
 }
 
+/// A board in the Eternity II community's `.et2` notation (rows of
+/// `PIECE/TURNS`, turns clockwise), if the text is one.
+fn parse_et2(text: &str) -> Option<Solution> {
+    let mut rows: Vec<Vec<Placement>> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let row = line
+            .split_whitespace()
+            .map(|tok| {
+                let (t, r) = tok.split_once('/')?;
+                let cw: u8 = r.parse().ok().filter(|&r| r < 4)?;
+                Some(Placement {
+                    tile: t.parse().ok()?,
+                    rotation: (4 - cw) % 4,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        rows.push(row);
+    }
+    let cols = rows.first()?.len();
+    if cols == 0 || rows.iter().any(|r| r.len() != cols) {
+        return None;
+    }
+    let shape = Shape {
+        rows: rows.len(),
+        cols,
+        group: crate::puzzle::Group::Identity,
+    };
+    Some(Solution::shaped(rows.concat(), shape))
+}
+
 /// Every board in a text: runs of consecutive lines made only of
 /// `[t=..,r=..]` tokens (the seed format, and `scramble solve`'s text output,
 /// whose header lines are skipped).
@@ -415,6 +445,9 @@ pub(crate) fn parse_seed_boards(text: &str) -> Vec<Solution> {
 /// `solutions` list of `[tile, rotation]` pairs) or any text in the seed
 /// format ([`parse_seed_boards`]). The error says what is wrong.
 pub(crate) fn parse_saved(text: &str) -> Result<Vec<Solution>, String> {
+    if let Some(b) = parse_et2(text) {
+        return Ok(vec![b]);
+    }
     if !text.trim_start().starts_with('{') {
         return Ok(parse_seed_boards(text));
     }

@@ -246,7 +246,7 @@ impl Puzzle {
             source,
         })?;
         let name = name_of(path);
-        if pieces::looks_like_pieces(&text) {
+        if pieces::is_piece_file(&file, &text) {
             return pieces::parse(&text, &file, name);
         }
         Puzzle::parse(&text, &file, name)

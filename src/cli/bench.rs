@@ -7,6 +7,8 @@ use super::*;
 pub struct BenchArgs {
     /// Puzzle directories or YAML files.
     pub puzzles: Vec<PathBuf>,
+    #[command(flatten)]
+    pub hints: HintArgs,
     /// Also bench generated puzzles: the ones `scramble generate --size SIZE
     /// --motifs MOTIFS --count COUNT --seed SEED` writes (repeatable).
     #[arg(long, value_name = "SIZE,MOTIFS,COUNT,SEED")]
@@ -179,7 +181,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     use crate::bench;
     use crate::generate::{PlantOptions, planted_set};
     // Everything is loaded and checked before the first run.
-    let mut puzzles = load_all(&args.puzzles)?;
+    let mut puzzles = load_all(&args.puzzles, &args.hints)?;
     for g in &args.generate {
         let o = PlantOptions {
             n: g.size,

@@ -8,6 +8,8 @@ pub struct CompareArgs {
     /// Puzzle directories or YAML files.
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
+    #[command(flatten)]
+    pub hints: HintArgs,
     /// Symmetry breaking for both solvers (see `solve --symmetry`).
     #[arg(long, value_name = "LIST", default_value = "none")]
     pub symmetry: Symmetry,
@@ -26,7 +28,7 @@ pub struct CompareArgs {
 }
 
 pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
-    let puzzles = load_all(&args.puzzles)?;
+    let puzzles = load_all(&args.puzzles, &args.hints)?;
     for (_, p) in &puzzles {
         args.symmetry.check(p).map_err(SolveError::from)?;
     }

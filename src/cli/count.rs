@@ -8,6 +8,8 @@ use crate::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
 pub struct CountArgs {
     /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
     pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub hints: HintArgs,
     /// A counting method: dp (a dynamic programme over the board with
     /// Burnside's lemma), enumerate (backtracking, counting without
     /// storing) or estimate (Knuth's random probes, not exact); repeat to
@@ -80,7 +82,7 @@ pub(super) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         None => None,
     };
-    let puzzle = Puzzle::load(&args.puzzle)?;
+    let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     let mut methods: Vec<Method> = Vec::new();
     for &m in &args.methods {
         if !methods.contains(&m) {

@@ -324,13 +324,47 @@ fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
+/// Fixed pieces given on the command line (`--hint`), added to those the
+/// puzzle file fixes.
+#[derive(Clone, Debug, Default, Args)]
+pub struct HintArgs {
+    /// Fix a piece: TILE@SQUARE/TURNS in the Eternity II community's
+    /// notation (square I8: row letter from the top, column number; turns
+    /// clockwise), TILE@I,J/R in scramble's ((i, j) 1-based, R
+    /// counterclockwise quarter turns), or a preset: eternity2 (the starter
+    /// piece 139@I8/2) or eternity2-clues (the starter and the four clue
+    /// pieces). Repeatable.
+    #[arg(long = "hint", value_name = "SPEC")]
+    pub hints: Vec<String>,
+}
+
+/// Load a puzzle (YAML, puzzle folder or piece file) and fix the pieces
+/// `--hint` names.
+pub(crate) fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
+    let puzzle = Puzzle::load(path)?;
+    if hints.hints.is_empty() {
+        return Ok(puzzle);
+    }
+    let mut fixed = Vec::new();
+    for spec in &hints.hints {
+        let h = crate::puzzle::pieces::parse_hints(spec, puzzle.rows, puzzle.cols).map_err(
+            |message| PuzzleError::Rule {
+                path: path.to_path_buf(),
+                line: None,
+                message,
+            },
+        )?;
+        fixed.extend(h);
+    }
+    Ok(puzzle.with_hints(&fixed)?)
+}
+
 /// Load every puzzle first, so bad input fails before any solving.
-fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Puzzle)>, CliError> {
+fn load_all(paths: &[PathBuf], hints: &HintArgs) -> Result<Vec<(String, Puzzle)>, CliError> {
     paths
         .iter()
-        .map(|p| Puzzle::load(p).map(|z| (p.display().to_string(), z)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(CliError::from)
+        .map(|p| load_puzzle(p, hints).map(|z| (p.display().to_string(), z)))
+        .collect()
 }
 
 /// Print to standard output; a closed pipe (e.g. `| head`) is not an error

@@ -6,6 +6,8 @@ use super::*;
 pub struct RenderArgs {
     /// A puzzle directory or YAML file.
     pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub hints: HintArgs,
     /// A solution to draw: the JSON of `scramble solve --format json`, or
     /// the seed text format (`-` reads standard input). Without it, the
     /// unsolved tiles are drawn.
@@ -22,13 +24,23 @@ pub struct RenderArgs {
 }
 
 pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
-    let puzzle = Puzzle::load(&args.puzzle)?;
+    let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     let ext = output_kind(&args.output, &["svg", "png"])?;
     let images = args.pictures.images(&puzzle)?;
     let svg = match &args.solution {
         None => svg::unsolved_picture(&puzzle, images.as_ref()),
         Some(path) => {
             let s = read_solution(path, args.index as usize)?;
+            let cells = s.cells().len();
+            let s = s.reshaped(puzzle.shape()).ok_or_else(|| CliError::Output {
+                path: path.clone(),
+                message: format!(
+                    "a board of {cells} cells is not a solution of the {}x{} board of {}",
+                    puzzle.rows,
+                    puzzle.cols,
+                    puzzle.source.display()
+                ),
+            })?;
             s.verify(&puzzle).map_err(|e| CliError::Output {
                 path: path.clone(),
                 message: format!("not a solution of {}: {e}", puzzle.source.display()),

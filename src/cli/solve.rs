@@ -13,12 +13,19 @@ pub enum Format {
     /// JSON Lines: one line per new class as soon as it is found, then a
     /// summary line.
     Jsonl,
+    /// The Eternity II community's board notation (`.et2`, what
+    /// Eternity2Puzzles.jl loads): per square the piece number and its
+    /// clockwise quarter turns; one board per shown solution, a blank line
+    /// between boards.
+    Et2,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
     pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub hints: HintArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -125,7 +132,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         None => None,
     };
-    let puzzle = Puzzle::load(&args.puzzle)?;
+    let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     // Refuse a bad output folder or bad tile images before solving.
     let images = match &args.out {
@@ -275,6 +282,12 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Text => crate::render::text::render(&report),
         Format::Json => crate::render::json::render_with(&head, &result, args.all, &extra),
         Format::Jsonl => crate::render::json::summary_line(&head, &result, &extra),
+        Format::Et2 => report
+            .shown()
+            .iter()
+            .map(crate::puzzle::pieces::et2_board)
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     let mut drawing_stopped = false;
     if let Some(dir) = &args.out {

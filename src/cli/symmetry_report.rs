@@ -9,6 +9,8 @@ pub struct ReportArgs {
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
     #[command(flatten)]
+    pub hints: HintArgs,
+    #[command(flatten)]
     pub models: ModelsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -18,7 +20,7 @@ pub struct ReportArgs {
 }
 
 pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
-    let puzzles = load_all(&args.puzzles)?;
+    let puzzles = load_all(&args.puzzles, &args.hints)?;
     // The full tree: the `none` row is the plain model, the baseline every
     // formulation is compared with.
     let solvers = args.models.solvers(true)?;

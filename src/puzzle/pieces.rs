@@ -15,12 +15,18 @@
 
 use std::path::Path;
 
-use super::{Edge, Half, Puzzle, PuzzleError, Tile, Turning};
+use super::{Edge, Half, Hint, Puzzle, PuzzleError, Tile, Turning};
 
-/// Whether a text is a piece file: every line that is not blank or a `#`
-/// comment is whitespace-separated integers (a YAML puzzle has `:` on
-/// every tile line).
-pub(crate) fn looks_like_pieces(text: &str) -> bool {
+/// Whether a file is a piece file: its name ends in `.txt`, or every line
+/// that is not blank or a `#` comment is whitespace-separated whole numbers
+/// (a YAML puzzle has `:` on every tile line).
+pub(crate) fn is_piece_file(path: &Path, text: &str) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+        || looks_like_pieces(text)
+}
+
+fn looks_like_pieces(text: &str) -> bool {
     let mut lines = text
         .lines()
         .map(str::trim)
@@ -29,7 +35,7 @@ pub(crate) fn looks_like_pieces(text: &str) -> bool {
     lines.peek().is_some()
         && lines.all(|l| {
             l.split_whitespace()
-                .all(|w| w.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
         })
 }
 
@@ -181,6 +187,80 @@ pub fn turns_other_way(r: u8) -> u8 {
     (4 - r % 4) % 4
 }
 
+/// Eternity II's starter piece: 139 on I8, turned 2 clockwise.
+const STARTER: &str = "139@I8/2";
+/// The clue puzzles' pieces of the 16x16 board, with the starter.
+const CLUES: [&str; 5] = [STARTER, "181@N3/3", "255@C14/3", "249@N14/0", "208@C3/3"];
+
+/// Fixed pieces from a command-line spec, for a board of `rows` x `cols`:
+/// `TILE@SQUARE/TURNS` in the community's notation (square `I8`, turns
+/// clockwise), `TILE@I,J/R` in scramble's ((i, j) 1-based, r
+/// counterclockwise), or a preset: `eternity2` (the starter piece) or
+/// `eternity2-clues` (the starter and the four clue pieces). The message
+/// says what is wrong.
+pub fn parse_hints(spec: &str, rows: usize, cols: usize) -> Result<Vec<Hint>, String> {
+    let specs: Vec<&str> = match spec {
+        "eternity2" => vec![STARTER],
+        "eternity2-clues" => CLUES.to_vec(),
+        one => vec![one],
+    };
+    specs
+        .into_iter()
+        .map(|s| parse_hint(s, rows, cols))
+        .collect()
+}
+
+fn parse_hint(spec: &str, rows: usize, cols: usize) -> Result<Hint, String> {
+    let usage = || {
+        format!(
+            "--hint {spec:?}: expected TILE@SQUARE/TURNS (the community's: 139@I8/2, turns clockwise), TILE@I,J/R (scramble's: 139@9,8/2, r counterclockwise), eternity2 or eternity2-clues"
+        )
+    };
+    let (tile, rest) = spec.split_once('@').ok_or_else(usage)?;
+    let (place, turns) = rest.split_once('/').ok_or_else(usage)?;
+    let tile: i64 = tile.trim().parse().map_err(|_| usage())?;
+    let turns: u8 = turns.trim().parse().map_err(|_| usage())?;
+    if turns > 3 {
+        return Err(format!("--hint {spec:?}: {turns} turns: must be 0..3"));
+    }
+    let outside = || format!("--hint {spec:?}: {place} is not a square of the {rows}x{cols} board");
+    let (cell, rotation) = match place.split_once(',') {
+        Some((i, j)) => {
+            let i: usize = i.trim().parse().map_err(|_| usage())?;
+            let j: usize = j.trim().parse().map_err(|_| usage())?;
+            if i == 0 || j == 0 || i > rows || j > cols {
+                return Err(outside());
+            }
+            ((i - 1) * cols + j - 1, turns)
+        }
+        None if place.starts_with(|c: char| c.is_ascii_alphabetic()) => (
+            square(place.trim(), rows, cols).ok_or_else(outside)?,
+            turns_other_way(turns),
+        ),
+        None => return Err(usage()),
+    };
+    Ok(Hint {
+        cell,
+        tile,
+        rotation,
+    })
+}
+
+/// A board in the community's `.et2` notation: one line per row, each
+/// square its piece number (right-aligned in four columns) and its
+/// clockwise quarter turns, `' 139/2'`.
+pub fn et2_board(s: &crate::board::Solution) -> String {
+    let mut out = String::new();
+    for row in s.cells().chunks(s.cols().max(1)) {
+        for p in row {
+            // A space before every square, as the community pads to four.
+            out.push_str(&format!(" {:>3}/{}", p.tile, turns_other_way(p.rotation)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A piece file's text for a puzzle whose motifs are all `=` colour
 /// numbers: a `rows cols` line, then each tile in id order as bottom, left,
 /// top, right. `None` when the puzzle has a `+`/`-` motif or a motif that
@@ -261,6 +341,56 @@ mod tests {
             let err = parse_str(text).unwrap_err().to_string();
             assert!(err.contains(want), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn hints_in_both_notations_and_presets() {
+        let h = parse_hints("139@I8/1", 16, 16).unwrap();
+        assert_eq!(
+            h,
+            [Hint {
+                cell: 8 * 16 + 7,
+                tile: 139,
+                rotation: 3
+            }]
+        );
+        assert_eq!(parse_hints("139@9,8/3", 16, 16).unwrap(), h);
+        assert_eq!(parse_hints("eternity2", 16, 16).unwrap()[0].rotation, 2);
+        assert_eq!(parse_hints("eternity2-clues", 16, 16).unwrap().len(), 5);
+        for (bad, want) in [
+            ("139", "expected TILE@SQUARE/TURNS"),
+            ("139@Z8/1", "not a square of the 16x16 board"),
+            ("139@17,1/1", "not a square"),
+            ("139@I8/4", "must be 0..3"),
+            ("x@I8/1", "expected"),
+        ] {
+            let e = parse_hints(bad, 16, 16).unwrap_err();
+            assert!(e.contains(want), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn et2_boards_turn_clockwise() {
+        use crate::board::{Placement, Solution};
+        let s = Solution::new(vec![
+            Placement {
+                tile: 1,
+                rotation: 1,
+            },
+            Placement {
+                tile: 2,
+                rotation: 0,
+            },
+            Placement {
+                tile: 3,
+                rotation: 2,
+            },
+            Placement {
+                tile: 4,
+                rotation: 3,
+            },
+        ]);
+        assert_eq!(et2_board(&s), "   1/3   2/0\n   3/2   4/1\n");
     }
 
     #[test]

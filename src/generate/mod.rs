@@ -4,6 +4,10 @@
 //! the other side), random border edges, then the tiles shuffled, renumbered
 //! and randomly rotated. The planted solution is returned with the puzzle.
 
+mod family;
+
+pub use family::{FamilyOptions, plant_family};
+
 use std::path::PathBuf;
 
 use crate::board::{Placement, Solution};
@@ -216,11 +220,33 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
     (puzzle, Solution::new(cells))
 }
 
-/// The puzzle in the project's YAML format.
-pub(crate) fn to_yaml(p: &Puzzle) -> String {
+/// The puzzle in the project's YAML format, with its rule keys (board
+/// size when not square, frame, fixed pieces, turning) where it has them.
+pub fn to_yaml(p: &Puzzle) -> String {
     let mut out = String::new();
     if let Some(t) = &p.title {
         out.push_str(&format!("# {t}\n"));
+    }
+    if p.rows != p.cols {
+        out.push_str(&format!("rows: {}\ncols: {}\n", p.rows, p.cols));
+    }
+    if let Some(f) = p.frame {
+        out.push_str(&format!("frame: '{}'\n", p.motifs[f as usize]));
+    }
+    if p.turning != crate::puzzle::Turning::Quarter {
+        out.push_str(&format!("turns: {}\n", p.turning.name()));
+    }
+    if !p.hints.is_empty() {
+        out.push_str("hints:\n");
+        for h in &p.hints {
+            out.push_str(&format!(
+                "  - {{tile: {}, cell: [{}, {}], rotation: {}}}\n",
+                h.tile,
+                h.cell / p.cols + 1,
+                h.cell % p.cols + 1,
+                h.rotation
+            ));
+        }
     }
     for t in &p.tiles {
         let edges: Vec<String> = t
