@@ -318,8 +318,8 @@ impl Puzzle {
                 }
                 (n, n)
             }
-            (Some(r), None) if count % r == 0 => (r, count / r),
-            (None, Some(c)) if count % c == 0 => (count / c, c),
+            (Some(r), None) if count.is_multiple_of(r) => (r, count / r),
+            (None, Some(c)) if count.is_multiple_of(c) => (count / c, c),
             (Some(r), Some(c)) if r * c == count => (r, c),
             (r, c) => {
                 let board = match (r, c) {

@@ -5,7 +5,7 @@
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::Stands;
-use crate::symmetry::{Symmetry, identical_classes, period};
+use crate::symmetry::{Symmetry, distinct_rotation, identical_classes};
 
 use super::MAX_TILES;
 use super::lists::Lists;
@@ -280,7 +280,7 @@ impl<'p> Tables<'p> {
             if kinds {
                 // Distinct orientations only: rotations below the period.
                 for (k, tile) in puzzle.tiles.iter().enumerate() {
-                    for r in period(tile) as usize..4 {
+                    for r in (0..4).filter(|&r| !distinct_rotation(puzzle, tile, r as u8)) {
                         let o = k * 4 + r;
                         allowed[from + o / 64] &= !(1 << (o % 64));
                     }

@@ -134,7 +134,7 @@ impl Programme {
         let shape = puzzle.shape();
         let cells = rows * cols;
         // Quarter turns only on square boards (the callers follow the group).
-        debug_assert!(turns % 2 == 0 || rows == cols);
+        debug_assert!(turns.is_multiple_of(2) || rows == cols);
         // Edge labels and which pairs fit.
         let mut edges: Vec<Edge> = puzzle.tiles.iter().flat_map(|t| t.edges).collect();
         edges.sort();
@@ -249,7 +249,13 @@ impl Programme {
                 for o in 0..per {
                     // The rules at the representative cell (the frame is
                     // the same on every cell of its orbit, turned).
-                    if rules && !puzzle.allows(reps[i].0, first_of[kind], o) {
+                    // (A fixed piece may be fixed in a rotation past its
+                    // period: any rotation showing orientation o counts.)
+                    if rules
+                        && !(o..4)
+                            .step_by(per as usize)
+                            .any(|r| puzzle.allows(reps[i].0, first_of[kind], r))
+                    {
                         continue;
                     }
                     let shown: [u8; 4] = std::array::from_fn(|e| base[base_side(e, o)]);

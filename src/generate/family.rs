@@ -44,7 +44,7 @@ pub fn plant_family(rng: &mut Rng, o: &FamilyOptions) -> (Puzzle, Solution) {
     };
     for c in 0..rows * cols {
         let (i, j) = (c / cols, c % cols);
-        let mut pick = |both_border: bool, rng: &mut Rng| {
+        let pick = |both_border: bool, rng: &mut Rng| {
             if framed && both_border {
                 colour(frame_base + rng.below(o.frame_colours))
             } else {

@@ -190,6 +190,16 @@ pub fn pictures_are_labels(puzzle: &Puzzle) -> bool {
     labellings_per_picture(puzzle) == Some(1)
 }
 
+/// The rotations that show a tile's distinct orientations, once each:
+/// those below its period, but for a fixed piece the rotation it is fixed
+/// in (its cell allows no other).
+pub(crate) fn distinct_rotation(puzzle: &Puzzle, t: &Tile, r: u8) -> bool {
+    match puzzle.hints.iter().find(|h| h.tile == t.id) {
+        Some(h) => r == h.rotation,
+        None => r < period(t),
+    }
+}
+
 /// The smallest number of quarter turns after which a tile shows the same
 /// edges again: 1 (all four edges alike), 2, or 4.
 pub(crate) fn period(t: &Tile) -> u8 {

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{Formulation, Level, identical_classes, period};
+use super::{Formulation, Level, identical_classes};
 use crate::board::Solution;
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
@@ -44,7 +44,9 @@ impl Formulation for Tiles {
                 .all(|(c, p)| self.allows(puzzle, c, p.tile, p.rotation))
     }
     fn allows(&self, puzzle: &Puzzle, _cell: usize, tile: i64, rotation: u8) -> bool {
-        puzzle.tile(tile).is_none_or(|t| rotation < period(t))
+        puzzle
+            .tile(tile)
+            .is_none_or(|t| super::distinct_rotation(puzzle, t, rotation))
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.cols;
@@ -53,7 +55,11 @@ impl Formulation for Tiles {
         let forbidden: Vec<i64> = puzzle
             .tiles
             .iter()
-            .flat_map(|t| (period(t) as i64..4).flat_map(move |r| [t.id, r]))
+            .flat_map(|t| {
+                (0..4u8)
+                    .filter(move |&r| !super::distinct_rotation(puzzle, t, r))
+                    .flat_map(move |r| [t.id, r as i64])
+            })
             .collect();
         if !forbidden.is_empty() {
             let forbidden = Arc::new(forbidden);
