@@ -14,8 +14,8 @@ mod parse;
 pub mod pieces;
 mod rules;
 
-pub(crate) use rules::cell_name;
 pub use rules::{Facts, Group, Hint, HintFact, Shape, Turning};
+pub(crate) use rules::{cell_at, cell_name};
 
 /// Edge directions, in the order the puzzle file lists them.
 pub(crate) const RIGHT: usize = 0;
@@ -359,7 +359,7 @@ impl Puzzle {
         let hints_line = lines.of("hints");
         for h in doc.hints {
             let (i, j) = h.cell;
-            if i == 0 || j == 0 || i > rows || j > cols {
+            let Some(cell) = cell_at(rows, cols, i, j) else {
                 return Err(PuzzleError::Rule {
                     path: puzzle.source.clone(),
                     line: hints_line,
@@ -368,9 +368,9 @@ impl Puzzle {
                         h.tile
                     ),
                 });
-            }
+            };
             puzzle.hints.push(Hint {
-                cell: (i - 1) * cols + (j - 1),
+                cell,
                 tile: h.tile,
                 rotation: h.rotation,
             });

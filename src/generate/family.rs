@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use super::Rng;
-use crate::board::{Placement, Solution};
-use crate::puzzle::{BOTTOM, Edge, Half, Hint, LEFT, Puzzle, RIGHT, TOP, Tile, Turning};
+use crate::board::Solution;
+use crate::puzzle::{BOTTOM, Edge, Half, Hint, LEFT, Puzzle, RIGHT, TOP, Turning};
 
 /// What to plant.
 #[derive(Clone, Debug)]
@@ -78,26 +78,7 @@ pub fn plant_family(rng: &mut Rng, o: &FamilyOptions) -> (Puzzle, Solution) {
         }
     }
     let n = rows * cols;
-    let mut ids: Vec<i64> = (1..=n as i64).collect();
-    rng.shuffle(&mut ids);
-    let mut tiles = Vec::with_capacity(n);
-    let mut cells = Vec::with_capacity(n);
-    for (k, edges) in board.iter().enumerate() {
-        let r = match o.turning {
-            Turning::Quarter => rng.below(4) as u8,
-            Turning::None => 0,
-        };
-        let base: [Edge; 4] = std::array::from_fn(|b| edges[(b + r as usize) % 4]);
-        tiles.push(Tile {
-            id: ids[k],
-            edges: base,
-        });
-        cells.push(Placement {
-            tile: ids[k],
-            rotation: r,
-        });
-    }
-    tiles.sort_by_key(|t| t.id);
+    let (tiles, cells) = super::scatter(rng, &board, o.turning == Turning::Quarter);
     let hints = if o.hint {
         let c = rng.below(n);
         vec![Hint {

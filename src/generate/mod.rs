@@ -184,25 +184,7 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
     let n = o.n;
     // Shuffle: cell k gets tile id ids[k]; store each tile turned back by a
     // random rotation r, so placing it with rotation r restores the board.
-    let mut ids: Vec<i64> = (1..=(n * n) as i64).collect();
-    rng.shuffle(&mut ids);
-    let mut tiles = Vec::with_capacity(n * n);
-    let mut cells = Vec::with_capacity(n * n);
-    for (k, edges) in board.iter().enumerate() {
-        let r = rng.below(4) as u8;
-        // Placed with rotation r, direction e shows base edge (e - r) mod 4,
-        // so base edge b must be the board edge in direction (b + r) mod 4.
-        let base: [Edge; 4] = std::array::from_fn(|b| edges[(b + r as usize) % 4]);
-        tiles.push(Tile {
-            id: ids[k],
-            edges: base,
-        });
-        cells.push(Placement {
-            tile: ids[k],
-            rotation: r,
-        });
-    }
-    tiles.sort_by_key(|t| t.id);
+    let (tiles, cells) = scatter(rng, board, true);
     let puzzle = Puzzle {
         name: "planted".into(),
         title: None,
@@ -218,6 +200,34 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
         turning: Default::default(),
     };
     (puzzle, Solution::new(cells))
+}
+
+/// A solved board (edges per cell, board directions) as tiles: cell k gets
+/// the k-th of the ids 1..=cells shuffled, each tile stored turned back by
+/// a random rotation r (0 when `turn` is false), so placing it with
+/// rotation r restores the board. Returns the tiles sorted by id and the
+/// planted placements.
+fn scatter(rng: &mut Rng, board: &[[Edge; 4]], turn: bool) -> (Vec<Tile>, Vec<Placement>) {
+    let mut ids: Vec<i64> = (1..=board.len() as i64).collect();
+    rng.shuffle(&mut ids);
+    let mut tiles = Vec::with_capacity(board.len());
+    let mut cells = Vec::with_capacity(board.len());
+    for (k, edges) in board.iter().enumerate() {
+        let r = if turn { rng.below(4) as u8 } else { 0 };
+        // Placed with rotation r, direction e shows base edge (e - r) mod 4,
+        // so base edge b must be the board edge in direction (b + r) mod 4.
+        let base: [Edge; 4] = std::array::from_fn(|b| edges[(b + r as usize) % 4]);
+        tiles.push(Tile {
+            id: ids[k],
+            edges: base,
+        });
+        cells.push(Placement {
+            tile: ids[k],
+            rotation: r,
+        });
+    }
+    tiles.sort_by_key(|t| t.id);
+    (tiles, cells)
 }
 
 /// The puzzle in the project's YAML format, with its rule keys (board

@@ -228,10 +228,7 @@ fn parse_hint(spec: &str, rows: usize, cols: usize) -> Result<Hint, String> {
         Some((i, j)) => {
             let i: usize = i.trim().parse().map_err(|_| usage())?;
             let j: usize = j.trim().parse().map_err(|_| usage())?;
-            if i == 0 || j == 0 || i > rows || j > cols {
-                return Err(outside());
-            }
-            ((i - 1) * cols + j - 1, turns)
+            (super::cell_at(rows, cols, i, j).ok_or_else(outside)?, turns)
         }
         None if place.starts_with(|c: char| c.is_ascii_alphabetic()) => (
             square(place.trim(), rows, cols).ok_or_else(outside)?,

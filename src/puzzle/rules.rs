@@ -53,6 +53,17 @@ pub enum Group {
 }
 
 impl Group {
+    /// The group of a `rows` x `cols` board under these rules.
+    pub(crate) fn of(rows: usize, cols: usize, turning: Turning, fixed_pieces: bool) -> Group {
+        if turning == Turning::None || fixed_pieces {
+            Group::Identity
+        } else if rows == cols {
+            Group::Quarter
+        } else {
+            Group::Half
+        }
+    }
+
     /// The turns in the group, as counterclockwise quarter turns.
     pub fn turns(self) -> &'static [usize] {
         match self {
@@ -140,17 +151,10 @@ pub struct Facts {
 impl Facts {
     /// The board's shape and group, as [`Puzzle::shape`] gives them.
     pub fn shape(&self) -> Shape {
-        let group = if self.turns == Turning::None || !self.hints.is_empty() {
-            Group::Identity
-        } else if self.rows == self.cols {
-            Group::Quarter
-        } else {
-            Group::Half
-        };
         Shape {
             rows: self.rows,
             cols: self.cols,
-            group,
+            group: Group::of(self.rows, self.cols, self.turns, !self.hints.is_empty()),
         }
     }
 }
@@ -162,6 +166,12 @@ pub struct HintFact {
     /// (i, j), 1-based, row from the top.
     pub cell: (usize, usize),
     pub rotation: u8,
+}
+
+/// The row-major cell at 1-based (i, j) of a `rows` x `cols` board, if it
+/// is on the board.
+pub(crate) fn cell_at(rows: usize, cols: usize, i: usize, j: usize) -> Option<usize> {
+    ((1..=rows).contains(&i) && (1..=cols).contains(&j)).then(|| (i - 1) * cols + j - 1)
 }
 
 /// A cell's name as a person reads it: `(i, j)`, 1-based.
@@ -221,13 +231,7 @@ impl Puzzle {
 
     /// The board turns that send solutions to solutions ([`Group`]).
     pub fn group(&self) -> Group {
-        if self.turning == Turning::None || !self.hints.is_empty() {
-            Group::Identity
-        } else if self.rows == self.cols {
-            Group::Quarter
-        } else {
-            Group::Half
-        }
+        Group::of(self.rows, self.cols, self.turning, !self.hints.is_empty())
     }
 
     /// Number of cells.
