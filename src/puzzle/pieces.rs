@@ -174,13 +174,6 @@ pub fn square(name: &str, rows: usize, cols: usize) -> Option<usize> {
     (i < rows && (1..=cols).contains(&j)).then(|| i * cols + j - 1)
 }
 
-/// The community's name of a row-major cell (`I8`), where the board has at
-/// most 26 rows.
-pub fn square_name(cell: usize, cols: usize) -> Option<String> {
-    let i = cell / cols;
-    (i < 26).then(|| format!("{}{}", (b'A' + i as u8) as char, cell % cols + 1))
-}
-
 /// Clockwise quarter turns (the community's) as counterclockwise ones
 /// (scramble's), and back: the same map.
 pub fn turns_other_way(r: u8) -> u8 {
@@ -294,7 +287,6 @@ mod tests {
         assert_eq!(square("Q1", 16, 16), None);
         assert_eq!(square("A17", 16, 16), None);
         assert_eq!(square("A0", 16, 16), None);
-        assert_eq!(square_name(8 * 16 + 7, 16).as_deref(), Some("I8"));
         assert_eq!(turns_other_way(1), 3);
         assert_eq!(turns_other_way(0), 0);
         assert_eq!(turns_other_way(2), 2);

@@ -239,11 +239,6 @@ impl Puzzle {
         self.rows * self.cols
     }
 
-    /// The side of a square board; `None` on a rectangle.
-    pub fn side(&self) -> Option<usize> {
-        (self.rows == self.cols).then_some(self.rows)
-    }
-
     /// Whether the puzzle is plain edge matching on a square board: no
     /// frame, no hint, quarter turns (what Scramble Squares are).
     pub fn is_plain_square(&self) -> bool {
