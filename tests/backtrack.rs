@@ -18,7 +18,7 @@ use scramble::symmetry::Equivalence;
 fn a_limit_stops_every_order_at_that_many_classes() {
     let p = Puzzle::load(&corpus().join("crazy-sheep.yaml")).unwrap();
     for threads in [1, 2] {
-        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        for order in Order::ALL {
             let opts = SolveOptions {
                 limit: Some(5),
                 threads,
@@ -278,7 +278,9 @@ proptest! {
             prop_assert_eq!(&first.classes, &cp.classes);
             prop_assert_eq!(&first.raw, &cp.raw);
         }
-        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        // The frame order's ring has one placed neighbour per cell: too many
+        // nodes in the full tree of an unframed 4x4.
+        for order in Order::ALL.into_iter().filter(|&o| o != Order::Frame || n < 4) {
             for solver in [Backtrack::new(order), Backtrack::full_tree(order)] {
             let bt = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
             prop_assert_eq!(&bt.outcome, &Outcome::Complete);
@@ -436,7 +438,7 @@ fn boards_past_128_tiles() {
         threads: 2,
         ..SolveOptions::default()
     };
-    for order in [Order::Row, Order::Spiral, Order::Constrained] {
+    for order in Order::ALL {
         let r = solve::run(&Backtrack::new(order), &puzzle, &opts).unwrap();
         assert_eq!(r.outcome, Outcome::Incomplete(StopReason::TimeLimit));
         assert!(r.stats.nodes.unwrap() > 0);

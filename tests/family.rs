@@ -88,7 +88,7 @@ proptest! {
         prop_assert_eq!(&base.outcome, &Outcome::Complete);
         prop_assert!(base.raw.contains(&planted), "{:?}", o);
         prop_assert_eq!(base.raw.len(), p.group().order() * base.classes.len());
-        for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        for order in Order::ALL {
             for solver in [Backtrack::new(order), Backtrack::full_tree(order)] {
                 let r = solve::run(&solver, &p, &SolveOptions::default()).unwrap();
                 prop_assert_eq!(summary(&r), summary(&base), "{} {:?}", order, o);

@@ -1,5 +1,5 @@
-//! The row-order search on boards of more than 16 tiles (without tile
-//! kinds): candidate lists indexed by the codes the placed neighbours require,
+//! The row-order searches (`row`, `row-up`, `frame`) on boards of more than
+//! 16 tiles (without tile kinds): candidate lists indexed by the codes the placed neighbours require,
 //! walked by a loop over explicit per-depth positions (the shape of the
 //! plain C reference, ../shared/reference/fastref.c).
 //!
@@ -9,9 +9,11 @@
 //! exactly the orientations showing both, in increasing order, so the
 //! candidates and the nodes are those of the bitset search. A missing
 //! neighbour requires the wildcard code, under which every orientation is
-//! listed too. Further placed neighbours (a third or fourth), the tiles on
-//! the board, the per-depth allowed sets and the turn reduction are
-//! checked per candidate. A placement whose next list is empty is a dead
+//! listed too. The per-depth allowed sets (the frame, fixed pieces, the
+//! turn reduction) are built into the lists: a border cell's lists hold
+//! only frame pieces turned to face out. Further placed neighbours (a
+//! third or fourth), the tiles on the board and the rule that the turn
+//! reduction puts on the first tile are checked per candidate. A placement whose next list is empty is a dead
 //! end found without descending.
 
 use super::MAX_TILES;
@@ -25,6 +27,12 @@ const WILD_EDGE: usize = 4;
 /// key table has `span * span` lists. Puzzles with more codes use the
 /// bitset search (a table would take 512 KB or more).
 const MAX_SPAN: usize = 256;
+
+/// The most distinct allowed sets that get key tables of their own (a
+/// framed board has nine: four corners, four sides, the inside; a fixed
+/// piece adds one); fewer when the codes are many (a table has `span *
+/// span` lists).
+const MAX_DOMAINS: usize = 24;
 
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
@@ -103,11 +111,11 @@ impl Lists {
     /// The lists for `steps`, given each orientation's edge codes and the
     /// per-depth allowed sets (`words` words each); none when the puzzle
     /// has more than [`MAX_SPAN`] codes.
-    pub(super) fn new(
+    pub(super) fn new<'a>(
         edges: &[[u16; 4]],
         partner: impl Fn(u16) -> u16,
         steps: &[Step],
-        allowed: &[u64],
+        allowed: &'a [u64],
         words: usize,
         nori: usize,
     ) -> Option<Lists> {
@@ -147,9 +155,31 @@ impl Lists {
                 allowed[d * words + w] & full == full
             })
         };
-        // Key tables by the pair of directions they are keyed by, and the
-        // edge whose need their entries carry: the next depth's link's.
-        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        // The distinct allowed sets of the depths that restrict (the frame,
+        // fixed pieces, symmetry rules, the turn reduction): each gets key
+        // tables of its own, holding only what it allows, so no candidate
+        // is checked against it. Past `MAX_DOMAINS` sets the depth's
+        // candidates are checked one by one instead.
+        let max_domains = MAX_DOMAINS.min((1 << 18) / (span * span));
+        let mut domains: Vec<&[u64]> = Vec::new();
+        let domain_of = |depth: usize, domains: &mut Vec<&'a [u64]>| -> Option<usize> {
+            if every(depth) {
+                return Some(0);
+            }
+            let set = &allowed[depth * words..(depth + 1) * words];
+            match domains.iter().position(|&d| d == set) {
+                Some(i) => Some(i + 1),
+                None if domains.len() < max_domains => {
+                    domains.push(set);
+                    Some(domains.len())
+                }
+                None => None,
+            }
+        };
+        // Key tables by the pair of directions they are keyed by, the
+        // edge whose need their entries carry (the next depth's link's),
+        // and the allowed set they hold (0: every orientation).
+        let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
         let mut table_of = |pair| match pairs.iter().position(|&p| p == pair) {
             Some(i) => i,
             None => {
@@ -189,28 +219,31 @@ impl Lists {
             for (x, &(dir, cell)) in extra.iter_mut().zip(nbs.iter().skip(2)) {
                 *x = (cell, (dir + 2) % 4, dir);
             }
+            let domain = domain_of(depth, &mut domains);
+            let restricted = domain.is_none();
             hot[depth] = Hot {
-                table: table_of((da, db, next_link_edge(depth))) as u32,
+                table: table_of((da, db, next_link_edge(depth), domain.unwrap_or(0))) as u32,
                 cell: s.cell as u16,
                 a: a.0 as u16,
                 b: b.0 as u16,
                 a_edge: a.1 as u8,
                 b_edge: b.1 as u8,
                 a_link: s.link.is_some(),
-                checks: !every(depth) || s.above_first || nbs.len() > 2,
+                checks: restricted || s.above_first || nbs.len() > 2,
             };
             cold.push(Cold {
                 extra,
                 n_extra: nbs.len().saturating_sub(2),
-                restricted: !every(depth),
+                restricted,
                 above_first: s.above_first,
             });
         }
         let mut ranges = Vec::with_capacity(pairs.len() * span * span);
         let mut entries = Vec::new();
-        for (i, &(da, db, back)) in pairs.iter().enumerate() {
+        for (i, &(da, db, back, domain)) in pairs.iter().enumerate() {
             let mut lists = vec![Vec::new(); span * span];
-            for o in 0..nori {
+            let holds = |o: usize| domain == 0 || domains[domain - 1][o / 64] >> (o % 64) & 1 != 0;
+            for o in (0..nori).filter(|&o| holds(o)) {
                 let (ca, cb) = (code[o * 4 + da] as usize, code[o * 4 + db] as usize);
                 for (ka, kb) in [(ca, cb), (wild, cb), (ca, wild), (wild, wild)] {
                     lists[ka * span + kb].push(o as u16);
@@ -300,7 +333,7 @@ fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop.
-pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     l: &Lists,
     st: &mut State<'_, W>,
@@ -358,7 +391,10 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
         nodes[d & M] += 1;
         st.placed[h.cell as usize & M] = o as u16;
         if d + 1 == limit {
-            emit(&st.placed);
+            if !emit(&st.placed) {
+                go = false;
+                break;
+            }
             continue;
         }
         let (p1, q1) = l.range(nx, e);
@@ -418,19 +454,27 @@ mod tests {
         let check = || false;
         let mut st = State::<1>::new(t, &stop, &check);
         let mut boards = Vec::new();
-        let mut out = |p: &[u16; MAX_TILES]| boards.push(p[..t.cells].to_vec());
+        let mut out = |p: &[u16; MAX_TILES]| {
+            boards.push(p[..t.cells].to_vec());
+            true
+        };
         assert!(search(t, &mut st, 0, t.cells, &mut out));
         assert_eq!(st.used[0], t.start_used[0], "the board is cleared");
         let split = 2.min(t.cells);
         let mut prefixes: Vec<Vec<u16>> = Vec::new();
         let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
-        let mut prefix =
-            |p: &[u16; MAX_TILES]| prefixes.push(cells.iter().map(|&c| p[c]).collect());
+        let mut prefix = |p: &[u16; MAX_TILES]| {
+            prefixes.push(cells.iter().map(|&c| p[c]).collect());
+            true
+        };
         assert!(search(t, &mut st, 0, split, &mut prefix));
         let mut below = Vec::new();
         for p in &prefixes {
             st.set_prefix(t, p);
-            let mut out = |p: &[u16; MAX_TILES]| below.push(p[..t.cells].to_vec());
+            let mut out = |p: &[u16; MAX_TILES]| {
+                below.push(p[..t.cells].to_vec());
+                true
+            };
             assert!(search(t, &mut st, split, t.cells, &mut out));
         }
         (boards, st.nodes, below)
@@ -453,7 +497,12 @@ mod tests {
                     .chain(report_combinations())
                     .filter(|s| s.check(&p).is_ok())
                     .collect();
-                for order in [Order::Row, Order::Spiral, Order::Constrained] {
+                // The frame order's ring has one placed neighbour per cell:
+                // billions of nodes in the full tree of an unframed 4x4.
+                for order in Order::ALL
+                    .into_iter()
+                    .filter(|&o| o != Order::Frame || n < 4)
+                {
                     for reduce in [false, true] {
                         for sym in &rules {
                             let bits = Tables::new(&p, order, sym, reduce, false);

@@ -8,8 +8,14 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Order {
-    /// Row-major.
+    /// Row-major: rows from the top, each from the left.
     Row,
+    /// Rows from the bottom, each from the left: the Eternity II
+    /// community's row scan from the bottom-left corner.
+    RowUp,
+    /// The border first (clockwise from the top-left corner), then the
+    /// inside row by row: on framed boards, the frame pieces first.
+    Frame,
     /// Centre first, then spiralling outwards (Brandt et al.; Sinai).
     Spiral,
     /// Greedy: next the cell with the most placed neighbours; ties go to the
@@ -19,9 +25,20 @@ pub enum Order {
 }
 
 impl Order {
+    /// Every order, in the order the CLI lists them.
+    pub const ALL: [Order; 5] = [
+        Order::Row,
+        Order::RowUp,
+        Order::Frame,
+        Order::Spiral,
+        Order::Constrained,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Order::Row => "row",
+            Order::RowUp => "row-up",
+            Order::Frame => "frame",
             Order::Spiral => "spiral",
             Order::Constrained => "constrained",
         }
@@ -32,6 +49,11 @@ impl Order {
     pub fn cells(self, rows: usize, cols: usize) -> Vec<usize> {
         match self {
             Order::Row => (0..rows * cols).collect(),
+            Order::RowUp => (0..rows)
+                .rev()
+                .flat_map(|i| (0..cols).map(move |j| i * cols + j))
+                .collect(),
+            Order::Frame => frame(rows, cols),
             Order::Spiral => spiral(rows, cols),
             Order::Constrained => constrained(rows, cols),
         }
@@ -42,6 +64,22 @@ impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// The border ring clockwise from the top-left corner, then the inside in
+/// row order.
+fn frame(rows: usize, cols: usize) -> Vec<usize> {
+    let at = |i: usize, j: usize| i * cols + j;
+    let mut out: Vec<usize> = (0..cols).map(|j| at(0, j)).collect();
+    out.extend((1..rows).map(|i| at(i, cols - 1)));
+    if rows > 1 {
+        out.extend((0..cols - 1).rev().map(|j| at(rows - 1, j)));
+    }
+    if cols > 1 {
+        out.extend((1..rows - 1).rev().map(|i| at(i, 0)));
+    }
+    out.extend((1..rows.saturating_sub(1)).flat_map(|i| (1..cols - 1).map(move |j| at(i, j))));
+    out
 }
 
 fn spiral(rows: usize, cols: usize) -> Vec<usize> {
@@ -122,7 +160,7 @@ mod tests {
     #[test]
     fn orders_visit_every_cell_once() {
         for n in 1..=8 {
-            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+            for order in Order::ALL {
                 let mut cells = order.cells(n, n);
                 assert_eq!(cells.len(), n * n);
                 if order == Order::Spiral {
@@ -133,13 +171,19 @@ mod tests {
             }
         }
         assert_eq!(Order::Spiral.cells(3, 3), [4, 5, 8, 7, 6, 3, 0, 1, 2]);
-        for (r, c) in [(2, 5), (6, 12), (3, 1)] {
-            for order in [Order::Row, Order::Spiral, Order::Constrained] {
+        for (r, c) in [(2, 5), (6, 12), (3, 1), (1, 4), (1, 1), (4, 2)] {
+            for order in Order::ALL {
                 let mut cells = order.cells(r, c);
                 cells.sort();
                 assert_eq!(cells, (0..r * c).collect::<Vec<_>>(), "{order} {r}x{c}");
             }
         }
+        assert_eq!(Order::RowUp.cells(2, 3), [3, 4, 5, 0, 1, 2]);
+        assert_eq!(
+            Order::Frame.cells(4, 4),
+            [0, 1, 2, 3, 7, 11, 15, 14, 13, 12, 8, 4, 5, 6, 9, 10]
+        );
+        assert_eq!(Order::Frame.cells(2, 3), [0, 1, 2, 5, 4, 3]);
         // Saegesser's 1,2,5,4,3,6,7,8,9 is 1,2,4,5,3,6,8,7,9 here.
         assert_eq!(Order::Constrained.cells(3, 3), [0, 1, 3, 4, 2, 5, 7, 6, 8]);
     }

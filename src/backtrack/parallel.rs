@@ -54,7 +54,8 @@ impl Run<'_, '_> {
                 }
             };
             search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
-                t.emit(placed, &mut buf, &mut out)
+                t.emit(placed, &mut buf, &mut out);
+                !stop.load(Ordering::Relaxed)
             });
             return (st.nodes, None);
         }
@@ -116,7 +117,10 @@ impl Run<'_, '_> {
                             &mut st,
                             prefix.len(),
                             t.cells,
-                            &mut |placed: &[u16; MAX_TILES]| t.emit(placed, &mut buf, &mut out),
+                            &mut |placed: &[u16; MAX_TILES]| {
+                                t.emit(placed, &mut buf, &mut out);
+                                !stop.load(Ordering::Relaxed)
+                            },
                         );
                         if !batch.is_empty() {
                             let boards = std::mem::take(&mut batch);
@@ -178,7 +182,10 @@ fn estimate<const W: usize>(t: &Tables<'_>, st: &mut State<'_, W>, prefix: &[u16
     }
     st.set_prefix(t, prefix);
     let mut leaves = 0u64;
-    search(t, st, from, to, &mut |_: &[u16; MAX_TILES]| leaves += 1);
+    search(t, st, from, to, &mut |_: &[u16; MAX_TILES]| {
+        leaves += 1;
+        true
+    });
     leaves
 }
 
@@ -217,6 +224,7 @@ pub(super) fn prefixes<const W: usize>(
                     let mut q = p.clone();
                     q.push(placed[cell]);
                     next.push(q);
+                    true
                 },
             );
         }

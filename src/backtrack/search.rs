@@ -140,9 +140,10 @@ fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -
 }
 
 /// Depth-first search of the depths `start..limit`, with the board holding
-/// the depths before `start`; `emit` gets every board that fills them.
-/// Returns false when asked to stop.
-pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+/// the depths before `start`; `emit` gets every board that fills them, and
+/// stops the search at once by returning false. Returns false when asked to
+/// stop.
+pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     start: usize,
@@ -150,8 +151,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
     emit: &mut F,
 ) -> bool {
     if start == limit {
-        emit(&st.placed);
-        return true;
+        return emit(&st.placed);
     }
     if let Some(l) = &t.lists {
         return lists::search(t, l, st, start, limit, emit);
@@ -172,7 +172,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
 /// next depth: each call computes its own candidates and places them
 /// (measured faster there than `descend` and than the lists,
 /// docs/benchmarks.md).
-fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
+fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
@@ -181,8 +181,7 @@ fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     if depth == limit {
-        emit(&st.placed);
-        return true;
+        return emit(&st.placed);
     }
     st.budget -= 1;
     if st.budget == 0 && st.should_stop() {
@@ -217,7 +216,7 @@ fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES])>(
 /// The next depth's candidates are computed here, so a dead end costs no
 /// call: what the older neighbours of the next cell allow is computed once,
 /// and per placement only the set fitting the new tile is loaded.
-fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
+fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
@@ -235,7 +234,10 @@ fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES])>(
                 bits &= bits - 1;
                 made += 1;
                 st.placed[cell] = (w * 64 + b) as u16;
-                emit(&st.placed);
+                if !emit(&st.placed) {
+                    st.nodes[depth] += made;
+                    return false;
+                }
             }
         }
         st.nodes[depth] += made;

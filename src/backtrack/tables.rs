@@ -93,8 +93,8 @@ pub(super) struct Tables<'p> {
     pub(super) first_cell: usize,
     /// Per orientation: its placement.
     pub(super) place: Vec<Placement>,
-    /// Candidate lists, for the row-order search on boards of more than 16
-    /// tiles without kinds. Bitsets stay faster on one-word boards, in the
+    /// Candidate lists, for the row-order searches (`row`, `row-up`,
+    /// `frame`) on boards of more than 16 tiles without kinds. Bitsets stay faster on one-word boards, in the
     /// spiral and constrained orders and with kinds, where the lists hold
     /// many tiles already placed or blocked copies (docs/benchmarks.md).
     pub(super) lists: Option<Lists>,
@@ -337,7 +337,8 @@ impl<'p> Tables<'p> {
                 }
             }
         }
-        let lists = (lists || order == Order::Row && words > 1 && !kinds)
+        let scan = matches!(order, Order::Row | Order::RowUp | Order::Frame);
+        let lists = (lists || scan && words > 1 && !kinds)
             .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori))
             .flatten();
         Tables {

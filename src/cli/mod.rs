@@ -9,6 +9,7 @@ mod count;
 mod generate;
 mod graph;
 mod merge;
+mod probe;
 mod render;
 mod solve;
 mod symmetry_report;
@@ -19,6 +20,7 @@ pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
 pub use merge::MergeArgs;
+pub use probe::ProbeArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
 pub use symmetry_report::ReportArgs;
@@ -90,6 +92,10 @@ pub enum Command {
     /// Run puzzles x solvers x symmetry formulations, with progress, one row
     /// per run, a summary and a plot; exit 1 if two runs disagree.
     Bench(BenchArgs),
+    /// Time the backtracking search: the first partial board with the first
+    /// N cells of a placement order filled, the nodes and the node rate
+    /// (exit 1 if stopped by the time limit or Ctrl-C first).
+    Probe(ProbeArgs),
     /// Join the outputs of sharded runs (`--shard I/N`, e.g. a Slurm job
     /// array) into what one unsharded run prints; exit 1 if a shard is
     /// missing or stopped early.
@@ -315,6 +321,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Graph(args) => graph::run(&args, stop),
         Command::Bench(args) => bench::run(&args, stop),
         Command::Merge(args) => merge::run(&args),
+        Command::Probe(args) => probe::run(&args, stop),
     }
 }
 

@@ -5,7 +5,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, Shape, TOP, cell_name};
+mod partial;
+mod verify;
+
+pub use partial::Partial;
+
+use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, Shape, TOP};
 
 /// A tile id and its rotation (counterclockwise quarter turns, 0..=3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -219,74 +224,7 @@ impl Solution {
     /// every tile exactly once, every adjacent pair fits, every cell holds
     /// what the rules allow (frame, hints, turning).
     pub fn verify(&self, puzzle: &Puzzle) -> Result<(), VerifyError> {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
-        if self.cells.len() != rows * cols {
-            return Err(VerifyError::WrongSize {
-                rows,
-                cols,
-                found: self.cells.len(),
-            });
-        }
-        // Tiles used so far: a bit per tile index up to 128 tiles (no
-        // allocation on the boards people solve), a vector beyond.
-        let mut used_bits = 0u128;
-        let mut used_vec = if puzzle.len() > 128 {
-            vec![false; puzzle.len()]
-        } else {
-            Vec::new()
-        };
-        let mut tiles = Vec::with_capacity(rows * cols);
-        let rules = puzzle.has_rules();
-        for (k, p) in self.cells.iter().enumerate() {
-            let (i, j) = (k / cols + 1, k % cols + 1);
-            let idx =
-                puzzle
-                    .index_of(p.tile)
-                    .ok_or(VerifyError::UnknownTile { i, j, tile: p.tile })?;
-            if p.rotation > 3 {
-                return Err(VerifyError::BadRotation {
-                    i,
-                    j,
-                    rotation: p.rotation,
-                });
-            }
-            let reused = match used_vec.get_mut(idx) {
-                Some(u) => std::mem::replace(u, true),
-                None => {
-                    let bit = 1u128 << idx;
-                    let was = used_bits & bit != 0;
-                    used_bits |= bit;
-                    was
-                }
-            };
-            if reused {
-                return Err(VerifyError::Reused { tile: p.tile });
-            }
-            if rules && let Some(why) = puzzle.why_not(k, idx, p.rotation) {
-                return Err(VerifyError::Rule {
-                    cell: cell_name(cols, k),
-                    tile: p.tile,
-                    rotation: p.rotation,
-                    why,
-                });
-            }
-            tiles.push(&puzzle.tiles[idx]);
-        }
-        let edge = |i: usize, j: usize, e: usize| {
-            let k = i * cols + j;
-            tiles[k].edge(self.cells[k].rotation, e)
-        };
-        for i in 0..rows {
-            for j in 0..cols {
-                if j + 1 < cols && !edge(i, j, RIGHT).fits(edge(i, j + 1, LEFT)) {
-                    return Err(VerifyError::Horizontal { i: i + 1, j: j + 1 });
-                }
-                if i + 1 < rows && !edge(i, j, BOTTOM).fits(edge(i + 1, j, TOP)) {
-                    return Err(VerifyError::Vertical { i: i + 1, j: j + 1 });
-                }
-            }
-        }
-        Ok(())
+        verify::check(puzzle, self.cells.len(), |k| Some(self.cells[k]))
     }
 
     /// The seed text format: one line per row, `[t=1,r=1] [t=9,r=3] ...`.
