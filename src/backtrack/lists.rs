@@ -37,7 +37,7 @@ const MAX_DOMAINS: usize = 24;
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
 struct Hot {
-    /// Offset of this step's key table in `ranges`.
+    /// Offset of this step's key table in `starts`.
     table: u32,
     cell: u16,
     /// The two key neighbours' cells, and the edge of each that faces
@@ -73,14 +73,14 @@ struct Entry {
     /// The row of the next depth's key table that this orientation gives
     /// as the next cell's link: `need_row` of its edge facing that cell
     /// (each table is built for the steps whose next link faces one way).
-    key: u32,
+    key: u16,
     o: u16,
 }
 
 /// How the next depth's key is completed by the orientation placed now.
 #[derive(Clone, Copy, Default)]
 struct Next {
-    /// The offset in `ranges` that the older neighbours give.
+    /// The offset in `starts` that the older neighbours give.
     base: usize,
     /// All ones when the candidate's [`Entry::key`] completes it (the
     /// next cell's link is this one), else 0.
@@ -98,8 +98,9 @@ pub(super) struct Lists {
     /// `need` times the number of codes plus one (the wildcard is the
     /// last): the row of a key table.
     need_row: Vec<u32>,
-    /// Per key table: `span * span` lists, as (start, end) in `entries`.
-    ranges: Vec<(u32, u32)>,
+    /// Per key table: `span * span` lists, laid out one after the other in
+    /// `entries`: list `i` is `starts[i]..starts[i + 1]`.
+    starts: Vec<u32>,
     /// Candidates, list after list.
     entries: Vec<Entry>,
     /// Per depth (indexed modulo `MAX_TILES`).
@@ -179,11 +180,18 @@ impl Lists {
         // Key tables by the pair of directions they are keyed by, the
         // edge whose need their entries carry (the next depth's link's),
         // and the allowed set they hold (0: every orientation).
+        // Per table, the keys its steps read (bits: both neighbours, the
+        // first missing, the second missing, both missing).
         let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
-        let mut table_of = |pair| match pairs.iter().position(|&p| p == pair) {
-            Some(i) => i,
+        let mut variants: Vec<u8> = Vec::new();
+        let mut table_of = |pair, variant: u8| match pairs.iter().position(|&p| p == pair) {
+            Some(i) => {
+                variants[i] |= variant;
+                i
+            }
             None => {
                 pairs.push(pair);
+                variants.push(variant);
                 pairs.len() - 1
             }
         };
@@ -222,7 +230,14 @@ impl Lists {
             let domain = domain_of(depth, &mut domains);
             let restricted = domain.is_none();
             hot[depth] = Hot {
-                table: table_of((da, db, next_link_edge(depth), domain.unwrap_or(0))) as u32,
+                table: table_of(
+                    (da, db, next_link_edge(depth), domain.unwrap_or(0)),
+                    match nbs.len() {
+                        0 => 8,
+                        1 => 4,
+                        _ => 1,
+                    },
+                ) as u32,
                 cell: s.cell as u16,
                 a: a.0 as u16,
                 b: b.0 as u16,
@@ -238,24 +253,27 @@ impl Lists {
                 above_first: s.above_first,
             });
         }
-        let mut ranges = Vec::with_capacity(pairs.len() * span * span);
+        let mut starts = Vec::with_capacity(pairs.len() * span * span + 1);
         let mut entries = Vec::new();
         for (i, &(da, db, back, domain)) in pairs.iter().enumerate() {
             let mut lists = vec![Vec::new(); span * span];
             let holds = |o: usize| domain == 0 || domains[domain - 1][o / 64] >> (o % 64) & 1 != 0;
             for o in (0..nori).filter(|&o| holds(o)) {
                 let (ca, cb) = (code[o * 4 + da] as usize, code[o * 4 + db] as usize);
-                for (ka, kb) in [(ca, cb), (wild, cb), (ca, wild), (wild, wild)] {
-                    lists[ka * span + kb].push(o as u16);
+                let keys = [(ca, cb), (wild, cb), (ca, wild), (wild, wild)];
+                // Only the wildcard keys some step of this table reads.
+                for (k, (ka, kb)) in keys.into_iter().enumerate() {
+                    if variants[i] >> k & 1 != 0 {
+                        lists[ka * span + kb].push(o as u16);
+                    }
                 }
             }
             for l in &lists {
-                let from = entries.len() as u32;
+                starts.push(entries.len() as u32);
                 entries.extend(l.iter().map(|&o| Entry {
-                    key: need[o as usize * 8 + back] as u32 * span as u32,
+                    key: (need[o as usize * 8 + back] as usize * span) as u16,
                     o,
                 }));
-                ranges.push((from, entries.len() as u32));
             }
             for h in hot[..steps.len()]
                 .iter_mut()
@@ -268,7 +286,10 @@ impl Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
             need,
             code,
-            ranges,
+            starts: {
+                starts.push(entries.len() as u32);
+                starts
+            },
             entries,
             hot,
             cold,
@@ -298,8 +319,8 @@ impl Lists {
     /// `e` was placed at the depth before.
     #[inline(always)]
     fn range(&self, n: Next, e: Entry) -> (u32, u32) {
-        let at = n.base + (e.key & n.mask) as usize;
-        self.ranges[at]
+        let at = n.base + (e.key as u32 & n.mask) as usize;
+        (self.starts[at], self.starts[at + 1])
     }
 
     /// Whether orientation `o` at `depth` passes the checks past the key
@@ -358,7 +379,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
         false => 0,
     };
-    (pos[d], end[d]) = l.range(l.next(&st.placed, d), Entry { key, o: 0 });
+    (pos[d], end[d]) = l.range(l.next(&st.placed, d), Entry { key: key as u16, o: 0 });
     if d + 1 < limit {
         next[d] = l.next(&st.placed, d + 1);
     }
