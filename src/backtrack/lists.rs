@@ -379,7 +379,13 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
         false => 0,
     };
-    (pos[d], end[d]) = l.range(l.next(&st.placed, d), Entry { key: key as u16, o: 0 });
+    (pos[d], end[d]) = l.range(
+        l.next(&st.placed, d),
+        Entry {
+            key: key as u16,
+            o: 0,
+        },
+    );
     if d + 1 < limit {
         next[d] = l.next(&st.placed, d + 1);
     }

@@ -1,0 +1,133 @@
+//! `scramble probe` through the command line: the first partial board at a
+//! depth, its nodes, honest ends (time limit, no such board), bad depths.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn cmd() -> Command {
+    Command::cargo_bin("scramble").unwrap()
+}
+
+fn e2(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/eternity2")
+        .join(name)
+}
+
+fn probe(args: &[&str], code: i32) -> Value {
+    let out = cmd()
+        .arg("probe")
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn the_eternity2_row_scan_reaches_its_depth_with_a_valid_partial_board() {
+    let f = e2("eternity2.txt");
+    let v = probe(
+        &[f.to_str().unwrap(), "--order", "row-up", "--depth", "40"],
+        0,
+    );
+    assert_eq!(v["end"], "reached");
+    assert_eq!(v["deepest"], 40);
+    let per_depth: u64 = v["nodes_per_depth"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(v["nodes"].as_u64().unwrap(), per_depth);
+    // The bottom two rows and eight cells of the third, from the left.
+    let cells = v["partial"].as_array().unwrap();
+    assert_eq!(cells.len(), 256);
+    for (c, cell) in cells.iter().enumerate() {
+        let (i, j) = (c / 16, c % 16);
+        let placed = i >= 14 || (i == 13 && j < 8);
+        assert_eq!(!cell.is_null(), placed, "cell {c}");
+    }
+    // The bottom-left corner holds a corner piece turned to face out:
+    // pieces 1-4 are the corners.
+    let corner = cells[15 * 16].as_array().unwrap();
+    assert!((1..=4).contains(&corner[0].as_i64().unwrap()), "{corner:?}");
+}
+
+#[test]
+fn a_full_depth_probe_is_a_solution_that_render_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = e2("clue1.txt");
+    let out = cmd()
+        .args(["probe", f.to_str().unwrap(), "--order", "frame"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("reached depth 36"))
+        .get_output()
+        .stdout
+        .clone();
+    // The board lines (after the header) are the seed text format.
+    let text = String::from_utf8(out).unwrap();
+    let board: String = text.lines().skip(3).map(|l| format!("{l}\n")).collect();
+    assert_eq!(board.lines().count(), 6, "{text}");
+    let sol = dir.path().join("clue1.txt.sol");
+    std::fs::write(&sol, board).unwrap();
+    cmd()
+        .args(["render", f.to_str().unwrap(), "--solution"])
+        .arg(&sol)
+        .arg("-o")
+        .arg(dir.path().join("clue1.svg"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_time_limit_ends_the_probe_with_how_deep_it_got() {
+    let f = e2("eternity2.txt");
+    let v = probe(
+        &[
+            f.to_str().unwrap(),
+            "--hint",
+            "eternity2",
+            "--order",
+            "row",
+            "--time-limit",
+            "0.3",
+        ],
+        1,
+    );
+    assert_eq!(v["end"], "time_limit");
+    assert!(v["deepest"].as_u64().unwrap() > 16, "{v}");
+    assert!(v["partial"].is_null());
+}
+
+#[test]
+fn a_board_that_cannot_be_filled_is_exhausted() {
+    // Four tiles whose edges never match.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("none.yaml");
+    let tile = "[[a, +], [a, +], [a, +], [a, +]]";
+    std::fs::write(&p, format!("1: {tile}\n2: {tile}\n3: {tile}\n4: {tile}\n")).unwrap();
+    let v = probe(&[p.to_str().unwrap()], 0);
+    assert_eq!(v["end"], "exhausted");
+    assert_eq!(v["deepest"], 1);
+}
+
+#[test]
+fn depths_outside_the_board_are_refused() {
+    let f = e2("clue1.txt");
+    cmd()
+        .args(["probe", f.to_str().unwrap(), "--depth", "37"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--depth 37").and(predicate::str::contains("36 cells")));
+    cmd()
+        .args(["probe", f.to_str().unwrap(), "--depth", "0"])
+        .assert()
+        .code(2);
+}
