@@ -168,3 +168,187 @@ fn bad_family_input_names_file_and_line() {
         .code(2)
         .stderr(predicate::str::contains("not a square of the 6x6 board"));
 }
+
+/// `generate` makes framed, rectangular, hinted and no-turn puzzles whose
+/// planted board solves them; `--unique` keeps one picture.
+#[test]
+fn generate_makes_family_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path();
+    cmd()
+        .args(["generate", "--rows", "4", "--cols", "6", "--motifs", "4"])
+        .args(["--frame-colours", "2", "--hint", "--unique", "--count", "2"])
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    cmd()
+        .args([
+            "generate", "--size", "3", "--motifs", "5", "--turns", "none",
+        ])
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    for (name, board) in [
+        ("4x6-m4-f2-h-s1-0001.yaml", "4x6, frame 0, tile "),
+        ("4x6-m4-f2-h-s1-0002.yaml", "4x6, frame 0, tile "),
+        ("3x3-m5-t0-s1-0001.yaml", "3x3, tiles do not turn"),
+    ] {
+        let f = out.join(name);
+        let text = std::fs::read_to_string(&f).unwrap();
+        // The planted board, in the seed format, solves the puzzle.
+        let planted = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# planted: "))
+            .unwrap();
+        let sol = out.join(format!("{name}.sol"));
+        std::fs::write(&sol, planted).unwrap();
+        cmd()
+            .arg("render")
+            .arg(&f)
+            .arg("--solution")
+            .arg(&sol)
+            .arg("-o")
+            .arg(out.join(format!("{name}.svg")))
+            .assert()
+            .success();
+        let report = cmd()
+            .arg("solve")
+            .arg(&f)
+            .args(["--solver", "backtrack", "--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&report).unwrap();
+        assert!(v["raw_count"].as_u64().unwrap() >= 1, "{name}");
+        if name.contains("-h-") {
+            assert_eq!(v["pictures_count"], 1, "--unique: {name}");
+        }
+        if name.contains("-t0-") {
+            for sol in v["solutions"].as_array().unwrap() {
+                for cell in sol.as_array().unwrap() {
+                    assert_eq!(cell[1], 0, "{name}: no turns");
+                }
+            }
+        }
+        cmd()
+            .arg("solve")
+            .arg(&f)
+            .args(["--solver", "backtrack"])
+            .assert()
+            .stdout(predicate::str::contains(format!("board: {board}")));
+    }
+    // Options that do not combine.
+    for args in [
+        &[
+            "--size",
+            "3",
+            "--motifs",
+            "5",
+            "--turns",
+            "none",
+            "--duplicates",
+            "1",
+        ][..],
+        &["--size", "3", "--motifs", "5", "--hint", "--self-matching"],
+        &[
+            "--rows",
+            "1",
+            "--cols",
+            "5",
+            "--motifs",
+            "5",
+            "--frame-colours",
+            "1",
+        ],
+        &["--rows", "3", "--motifs", "5"],
+        &["--size", "3", "--rows", "3", "--cols", "3", "--motifs", "5"],
+    ] {
+        cmd()
+            .arg("generate")
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .code(2);
+    }
+}
+
+/// `convert`: every piece file to YAML and back to the same text; what the
+/// piece format cannot say is refused; nothing is overwritten.
+#[test]
+fn convert_round_trips_the_piece_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in std::fs::read_dir(e2("")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let name = f.file_stem().unwrap().to_str().unwrap().to_string();
+        let yaml = dir.path().join(format!("{name}.yaml"));
+        let txt = dir.path().join(format!("{name}.txt"));
+        cmd()
+            .arg("convert")
+            .arg(&f)
+            .arg("-o")
+            .arg(&yaml)
+            .assert()
+            .success();
+        cmd()
+            .arg("convert")
+            .arg(&yaml)
+            .arg("-o")
+            .arg(&txt)
+            .assert()
+            .success();
+        assert_eq!(
+            std::fs::read_to_string(&txt).unwrap(),
+            std::fs::read_to_string(&f).unwrap(),
+            "{name}"
+        );
+        // Not overwritten without --force.
+        cmd()
+            .arg("convert")
+            .arg(&f)
+            .arg("-o")
+            .arg(&yaml)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("already exists"));
+    }
+    // With the starter piece: YAML says it, a piece file cannot.
+    let yaml = dir.path().join("e2-start.yaml");
+    cmd()
+        .arg("convert")
+        .arg(e2("eternity2.txt"))
+        .args(["--hint", "eternity2", "-o"])
+        .arg(&yaml)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_to_string(&yaml)
+            .unwrap()
+            .contains("{tile: 139, cell: [9, 8], rotation: 2}")
+    );
+    cmd()
+        .arg("convert")
+        .arg(&yaml)
+        .arg("-o")
+        .arg(dir.path().join("e2-start.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot fix pieces"));
+    // Halves are not colours.
+    cmd()
+        .arg("convert")
+        .arg(common::seed())
+        .arg("-o")
+        .arg(dir.path().join("seed.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has halves"));
+    assert!(!dir.path().join("seed.txt").exists());
+}

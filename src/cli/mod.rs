@@ -5,6 +5,7 @@
 
 mod bench;
 mod compare;
+mod convert;
 mod count;
 mod generate;
 mod graph;
@@ -16,6 +17,7 @@ mod symmetry_report;
 
 pub use bench::{BenchArgs, GenerateSpec};
 pub use compare::CompareArgs;
+pub use convert::ConvertArgs;
 pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
@@ -86,6 +88,9 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Draw the unsolved tiles, or a solution, as SVG or PNG.
     Render(RenderArgs),
+    /// Write a puzzle in the other format: YAML (with its rule keys), or
+    /// the Eternity II community's piece file where that format can say it.
+    Convert(ConvertArgs),
     /// Draw the recording graph of a puzzle (Mason & Zhang): one vertex per
     /// picture, four arcs per piece, as SVG, PNG or DOT.
     Graph(GraphArgs),
@@ -318,6 +323,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Count(args) => count::run(&args, stop),
         Command::Generate(args) => generate::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Convert(args) => convert::run(&args),
         Command::Graph(args) => graph::run(&args, stop),
         Command::Bench(args) => bench::run(&args, stop),
         Command::Merge(args) => merge::run(&args),

@@ -251,25 +251,56 @@ pub fn et2_board(s: &crate::board::Solution) -> String {
     out
 }
 
-/// A piece file's text for a puzzle whose motifs are all `=` colour
-/// numbers: a `rows cols` line, then each tile in id order as bottom, left,
-/// top, right. `None` when the puzzle has a `+`/`-` motif or a motif that
-/// is not a number, which the format cannot say.
-pub fn to_text(p: &Puzzle) -> Option<String> {
+/// A piece file's text for a puzzle the format can say: a `rows cols` line,
+/// then each tile in id order as bottom, left, top, right. Refused (with
+/// the reason) when the puzzle has a `+`/`-` motif or a motif that is not a
+/// number, tile ids other than 1, 2, ..., fixed pieces or tiles that do not
+/// turn, or a colour 0 that is not its frame (the format reads colour 0 as
+/// the frame).
+pub fn to_text(p: &Puzzle) -> Result<String, String> {
+    if !p.hints.is_empty() {
+        return Err("a piece file cannot fix pieces (give them with --hint)".into());
+    }
+    if p.turning == Turning::None {
+        return Err("a piece file's pieces always turn".into());
+    }
+    let frame_name = p.frame.map(|f| p.motifs[f as usize].as_str());
+    if frame_name.is_some_and(|f| f.parse::<u32>() != Ok(0)) {
+        return Err(format!(
+            "the frame motif {:?} is not colour 0",
+            frame_name.unwrap_or_default()
+        ));
+    }
     let mut out = format!("{} {}\n", p.rows, p.cols);
-    for t in &p.tiles {
+    for (k, t) in p.tiles.iter().enumerate() {
+        if t.id != k as i64 + 1 {
+            return Err(format!(
+                "tile ids must be 1, 2, ... in order (pieces are numbered by line); found {}",
+                t.id
+            ));
+        }
         let mut nums = Vec::with_capacity(4);
         for d in [3, 2, 1, 0] {
             let e = t.edges[d];
+            let name = &p.motifs[e.motif as usize];
             if e.half != Half::Same {
-                return None;
+                return Err(format!(
+                    "tile {}: motif {name:?} has halves; piece files only have colours",
+                    t.id
+                ));
             }
-            nums.push(p.motifs[e.motif as usize].parse::<u32>().ok()?.to_string());
+            let colour: u32 = name
+                .parse()
+                .map_err(|_| format!("tile {}: motif {name:?} is not a colour number", t.id))?;
+            if colour == 0 && p.frame.is_none() {
+                return Err("colour 0 would read as a frame, which this puzzle has not".into());
+            }
+            nums.push(colour.to_string());
         }
         out.push_str(&nums.join(" "));
         out.push('\n');
     }
-    Some(out)
+    Ok(out)
 }
 
 #[cfg(test)]
