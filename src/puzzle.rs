@@ -245,11 +245,16 @@ impl Puzzle {
             path: file.clone(),
             source,
         })?;
-        let name = name_of(path);
-        if pieces::is_piece_file(&file, &text) {
-            return pieces::parse(&text, &file, name);
+        Puzzle::read(&text, &file, name_of(path))
+    }
+
+    /// Parse the text of puzzle file `file` in its format: the community's
+    /// piece format when `pieces::is_piece_file` says so, else YAML.
+    pub(crate) fn read(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
+        if pieces::is_piece_file(file, text) {
+            return pieces::parse(text, file, name);
         }
-        Puzzle::parse(&text, &file, name)
+        Puzzle::parse(text, file, name)
     }
 
     /// Parse puzzle text; `file` is used in error messages and kept as the source.

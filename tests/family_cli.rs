@@ -59,15 +59,7 @@ fn clue1_is_solved_by_the_backtracker_verified_and_written_as_et2() {
     let dir = tempfile::tempdir().unwrap();
     let board = dir.path().join("b.et2");
     std::fs::write(&board, &text).unwrap();
-    cmd()
-        .arg("render")
-        .arg(e2("clue1.txt"))
-        .arg("--solution")
-        .arg(&board)
-        .arg("-o")
-        .arg(dir.path().join("b.svg"))
-        .assert()
-        .success();
+    common::draws(&e2("clue1.txt"), &board, &dir.path().join("b.svg"));
 }
 
 #[test]
@@ -204,15 +196,7 @@ fn generate_makes_family_puzzles() {
             .unwrap();
         let sol = out.join(format!("{name}.sol"));
         std::fs::write(&sol, planted).unwrap();
-        cmd()
-            .arg("render")
-            .arg(&f)
-            .arg("--solution")
-            .arg(&sol)
-            .arg("-o")
-            .arg(out.join(format!("{name}.svg")))
-            .assert()
-            .success();
+        common::draws(&f, &sol, &out.join(format!("{name}.svg")));
         let report = cmd()
             .arg("solve")
             .arg(&f)

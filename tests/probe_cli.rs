@@ -1,6 +1,8 @@
 //! `scramble probe` through the command line: the first partial board at a
 //! depth, its nodes, honest ends (time limit, no such board), bad depths.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -77,13 +79,7 @@ fn a_full_depth_probe_is_a_solution_that_render_accepts() {
     assert_eq!(board.lines().count(), 6, "{text}");
     let sol = dir.path().join("clue1.txt.sol");
     std::fs::write(&sol, board).unwrap();
-    cmd()
-        .args(["render", f.to_str().unwrap(), "--solution"])
-        .arg(&sol)
-        .arg("-o")
-        .arg(dir.path().join("clue1.svg"))
-        .assert()
-        .success();
+    common::draws(&f, &sol, &dir.path().join("clue1.svg"));
 }
 
 #[test]

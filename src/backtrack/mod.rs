@@ -193,14 +193,8 @@ impl Solver for Backtrack {
         let elapsed = start.elapsed().as_secs_f64();
         let status = if callback.enough() {
             RunStatus::Stopped(StopReason::Limit)
-        } else if stop.load(Ordering::Relaxed) {
-            RunStatus::Stopped(if timed_out.load(Ordering::Relaxed) {
-                StopReason::TimeLimit
-            } else {
-                StopReason::Interrupted
-            })
         } else {
-            RunStatus::Complete
+            stopped_by(&stop, &timed_out).map_or(RunStatus::Complete, RunStatus::Stopped)
         };
         Ok(SolverRun {
             status,
@@ -239,6 +233,16 @@ fn checker<'a>(
             options.stop.is_stopped()
         }
     }
+}
+
+/// Why a search that set `stop` was stopped (`timed_out` set by
+/// [`checker`]: the time limit, else Ctrl-C); `None` if it was not.
+fn stopped_by(stop: &AtomicBool, timed_out: &AtomicBool) -> Option<StopReason> {
+    stop.load(Ordering::Relaxed)
+        .then(|| match timed_out.load(Ordering::Relaxed) {
+            true => StopReason::TimeLimit,
+            false => StopReason::Interrupted,
+        })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
 use super::tables::{MAX_WORDS, Tables};
-use super::{MAX_TILES, Order, checker};
+use super::{MAX_TILES, Order, checker, stopped_by};
 
 /// How a probe ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,16 +110,10 @@ pub fn probe(
         }
         Partial::new(puzzle.rows, puzzle.cols, cells)
     });
-    let end = if board.is_some() {
-        ProbeEnd::Reached
-    } else if stop.load(Ordering::Relaxed) {
-        ProbeEnd::Stopped(if timed_out.load(Ordering::Relaxed) {
-            StopReason::TimeLimit
-        } else {
-            StopReason::Interrupted
-        })
-    } else {
-        ProbeEnd::Exhausted
+    let end = match (&board, stopped_by(&stop, &timed_out)) {
+        (Some(_), _) => ProbeEnd::Reached,
+        (None, Some(why)) => ProbeEnd::Stopped(why),
+        (None, None) => ProbeEnd::Exhausted,
     };
     Ok(Probe {
         order,

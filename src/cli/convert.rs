@@ -48,11 +48,7 @@ pub(super) fn run(args: &ConvertArgs) -> Result<u8, CliError> {
     };
     // The written file reads back as the same puzzle (a check of the
     // writers, before the user relies on the file).
-    let back = if ext == "txt" {
-        crate::puzzle::pieces::parse(&text, &args.output, puzzle.name.clone())
-    } else {
-        Puzzle::parse(&text, &args.output, puzzle.name.clone())
-    }?;
+    let back = Puzzle::read(&text, &args.output, puzzle.name.clone())?;
     if back.fingerprint() != puzzle.fingerprint() {
         return Err(CliError::Output {
             path: args.output.clone(),

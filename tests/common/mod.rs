@@ -176,3 +176,17 @@ pub fn comparable_report(mut v: serde_json::Value, nodes: bool) -> serde_json::V
     }
     v
 }
+
+/// `scramble render PUZZLE --solution SOLUTION -o OUT` succeeds: the board
+/// verifies against the puzzle and is drawn.
+pub fn draws(puzzle: &Path, solution: &Path, out: &Path) {
+    cmd()
+        .arg("render")
+        .arg(puzzle)
+        .arg("--solution")
+        .arg(solution)
+        .arg("-o")
+        .arg(out)
+        .assert()
+        .success();
+}
