@@ -227,7 +227,7 @@ pub fn run(
                         }
                         r => r?,
                     };
-                    let run = Run::of(label, k, &r);
+                    let run = Run::of(puzzle, label, k, &r);
                     done += 1;
                     progress(&run, done, total);
                     bench.runs.push(run);

@@ -23,7 +23,10 @@ pub fn compare(
         .iter()
         .map(|s| solve::run(*s, puzzle, &options))
         .collect::<Result<_, _>>()?;
-    let rows = results.iter().map(|r| Run::of(label, 1, r)).collect();
+    let rows = results
+        .iter()
+        .map(|r| Run::of(puzzle, label, 1, r))
+        .collect();
     let mut found = None;
     let first = &results[0];
     for other in &results[1..] {

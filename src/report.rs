@@ -5,12 +5,16 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::Solution;
+use crate::puzzle::{Facts, Puzzle};
 use crate::solve::SolveResult;
 
 /// One solver run on one puzzle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub puzzle: String,
+    /// The board: rows, cols, frame, hints, turning rule.
+    #[serde(flatten)]
+    pub board: Facts,
     pub solver: String,
     pub model: String,
     pub symmetry: String,
@@ -30,10 +34,11 @@ pub struct Run {
 }
 
 impl Run {
-    /// The row of a result, for the puzzle labelled `label`.
-    pub fn of(label: &str, repeat: usize, r: &SolveResult) -> Run {
+    /// The row of a result on `puzzle`, labelled `label`.
+    pub fn of(puzzle: &Puzzle, label: &str, repeat: usize, r: &SolveResult) -> Run {
         Run {
             puzzle: label.to_string(),
+            board: puzzle.facts(),
             solver: r.solver.clone(),
             model: r.model.clone(),
             symmetry: r.symmetry.clone(),

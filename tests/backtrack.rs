@@ -240,6 +240,13 @@ fn backtrack_time_limit_is_incomplete() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["complete"], false);
     assert_eq!(v["stopped_by"], "time_limit");
+    // The default labelled search places tile kinds and expands each
+    // picture into its labelled boards lazily: solutions come at once.
+    assert!(v["raw_count"].as_u64().unwrap() > 0, "{}", v["raw_count"]);
+    assert_eq!(
+        v["raw_count"].as_u64().unwrap(),
+        4 * v["classes_count"].as_u64().unwrap()
+    );
 }
 
 proptest! {

@@ -48,12 +48,15 @@ fn rows_summary_and_plot_for_generated_puzzles() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "puzzle,solver,model,symmetry,equivalence,repeat,raw,canonical,complete,wall_time_s,first_s,nodes,branches"
+        "puzzle,rows,cols,frame,hints,turns,solver,model,symmetry,equivalence,repeat,raw,canonical,complete,wall_time_s,first_s,nodes,branches"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 16);
     let mut counts: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
-    for r in &rows {
+    for row in &rows {
+        // The board: 3x3, no frame, no hints, quarter turns.
+        assert_eq!(row[1..6], ["3", "3", "", "", "quarter"]);
+        let r = [&row[..1], &row[6..]].concat();
         assert_eq!(r[8], "true");
         let c = counts.entry(r[0]).or_insert((r[6], r[7]));
         assert_eq!(*c, (r[6], r[7]), "{}", r[0]);
@@ -198,7 +201,7 @@ fn models_are_an_axis_of_the_grid() {
     let models: Vec<&str> = text
         .lines()
         .skip(1)
-        .map(|l| l.split(',').nth(2).unwrap())
+        .map(|l| l.split(',').nth(7).unwrap())
         .collect();
     assert_eq!(models.iter().filter(|m| **m == "table").count(), 3);
     assert_eq!(models.iter().filter(|m| **m == "boolean").count(), 3);

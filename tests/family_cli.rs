@@ -225,6 +225,31 @@ fn generate_makes_family_puzzles() {
             .assert()
             .stdout(predicate::str::contains(format!("board: {board}")));
     }
+    // bench's CSV rows say which board each run was on.
+    let csv = out.join("runs.csv");
+    cmd()
+        .arg("bench")
+        .arg(out.join("4x6-m4-f2-h-s1-0001.yaml"))
+        .arg(out.join("3x3-m5-t0-s1-0001.yaml"))
+        .args(["--solvers", "backtrack", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("puzzle,rows,cols,frame,hints,turns,solver,"));
+    assert_eq!(lines.len(), 3);
+    // The fixed piece in scramble's --hint notation, quoted (it holds a
+    // comma): `,4,6,0,"T@I,J/R",quarter,`.
+    let (_, rest) = lines[1].split_once(",4,6,0,\"").unwrap();
+    let (hint, rest) = rest.split_once('"').unwrap();
+    let (tile, at) = hint.split_once('@').unwrap();
+    assert!(
+        tile.parse::<u32>().is_ok() && at.contains(',') && at.contains('/'),
+        "{hint}"
+    );
+    assert!(rest.starts_with(",quarter,backtrack,"), "{}", lines[1]);
+    assert!(lines[2].contains(",3,3,,,none,backtrack,"), "{}", lines[2]);
     // Options that do not combine.
     for args in [
         &[

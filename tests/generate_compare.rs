@@ -144,13 +144,13 @@ fn compare_agrees_on_real_puzzles() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "puzzle,solver,model,symmetry,raw,canonical,complete,wall_time_s,work,work_is"
+        "puzzle,rows,cols,frame,hints,turns,solver,model,symmetry,raw,canonical,complete,wall_time_s,work,work_is"
     );
     assert_eq!(lines.len(), 5);
-    assert!(lines[1].contains(",cp-sat,edge,corner,1,1,true,"));
-    assert!(lines[2].contains(",backtrack,spiral,corner,1,1,true,"));
-    assert!(lines[3].contains(",cp-sat,edge,corner,56,56,true,"));
-    assert!(lines[4].contains(",backtrack,spiral,corner,56,56,true,"));
+    assert!(lines[1].contains(",3,3,,,quarter,cp-sat,edge,corner,1,1,true,"));
+    assert!(lines[2].contains(",quarter,backtrack,spiral,corner,1,1,true,"));
+    assert!(lines[3].contains(",quarter,cp-sat,edge,corner,56,56,true,"));
+    assert!(lines[4].contains(",quarter,backtrack,spiral,corner,56,56,true,"));
 
     let out = cmd()
         .args([

@@ -75,7 +75,7 @@ use std::time::Instant;
 use crate::puzzle::Puzzle;
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    StopReason,
+    StopReason, search_pictures,
 };
 use crate::symmetry::labellings_per_picture;
 
@@ -154,18 +154,14 @@ impl Solver for Backtrack {
         let start = Instant::now();
         // Identical or rotation-symmetric tiles: search pictures (tile
         // kinds in distinct orientations) when each picture stands for more
-        // labelled boards than the turn reduction saves (4), and the caller
-        // can take picture classes.
+        // labelled boards than the turn reduction saves (4); the collector
+        // expands them where labelled boards are wanted.
         // Work units report labelled classes: a picture class may be found
         // in two units, so only labelled counts add up across runs.
         let kinds = self.reduce_turns
             && options.symmetry.is_none()
             && options.units.is_none()
-            && options.keep.search_pictures(
-                options.equivalence,
-                options.limit,
-                labellings_per_picture(puzzle),
-            );
+            && search_pictures(labellings_per_picture(puzzle));
         let t = Tables::new(
             puzzle,
             self.order,

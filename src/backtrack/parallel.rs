@@ -60,10 +60,12 @@ impl Run<'_, '_> {
             return (st.nodes, None);
         }
         // Split the tree a few levels deep and let the workers pull subtrees
-        // from a counter.
+        // from a counter. Many small subtrees (32 a thread) balance the
+        // load and let the first solution come from any of them (on the
+        // Ant Trails puzzle in 0.01-0.02 s instead of 0.1-0.4 s with 8).
         let want = match self.units {
             Some(_) => UNITS,
-            None => self.threads * 8,
+            None => self.threads * 32,
         };
         let (prefixes, mut per_depth) = prefixes::<W>(t, want, stop, check);
         // Which units to search: with shards, by an estimate of each
@@ -90,7 +92,9 @@ impl Run<'_, '_> {
                 handles.push(scope.spawn(move || {
                     let mut st = State::<W>::new(t, stop, check);
                     let mut buf = Vec::new();
-                    let full = BATCH * t.cells;
+                    // The first boards go at once (the first solution is
+                    // not held back), then batches double up to BATCH.
+                    let mut full = t.cells;
                     let mut batch = Vec::with_capacity(full);
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
@@ -105,6 +109,7 @@ impl Run<'_, '_> {
                         let mut out = |cells: &[Placement]| {
                             batch.extend_from_slice(cells);
                             if batch.len() >= full {
+                                full = (2 * full).min(BATCH * t.cells);
                                 let boards =
                                     std::mem::replace(&mut batch, Vec::with_capacity(full));
                                 if tx.send(Msg::Boards(k, boards)).is_err() {

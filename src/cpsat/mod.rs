@@ -20,11 +20,11 @@ use prost::Message;
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    Keep, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    StopReason,
+    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    StopReason, search_pictures,
 };
 use crate::symmetry::{
-    Equivalence, Symmetry, labellings_per_picture, picture_representative, turn_representative,
+    Symmetry, labellings_per_picture, picture_representative, turn_representative,
 };
 
 pub use enumerate::Expansion;
@@ -106,21 +106,16 @@ pub(crate) fn model_for(
     Ok((m, expansion))
 }
 
-/// Whether a solve with these options can take picture classes: what it
-/// keeps (under its equivalence, up to its limit) can, and it is not cut
-/// into work units (whose counts must add up over labelled boards).
+/// Whether a solve with these options searches picture classes
+/// ([`search_pictures`]): not when it is cut into work units (whose counts
+/// must add up over labelled boards).
 fn takes_pictures(puzzle: &Puzzle, options: &SolveOptions) -> bool {
-    options.units.is_none()
-        && options.keep.search_pictures(
-            options.equivalence,
-            options.limit,
-            labellings_per_picture(puzzle),
-        )
+    options.units.is_none() && search_pictures(labellings_per_picture(puzzle))
 }
 
-/// [`takes_pictures`] for a solve that keeps every labelled board.
+/// [`takes_pictures`] for a solve without work units.
 fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
-    Keep::All.search_pictures(Equivalence::Rotation, None, labellings_per_picture(puzzle))
+    search_pictures(labellings_per_picture(puzzle))
 }
 
 impl Solver for CpSat {

@@ -51,8 +51,13 @@ pub(crate) fn summary_text(rows: &[Summary]) -> String {
     table::text(&HEADER, &cells)
 }
 
-const CSV_HEADER: [&str; 13] = [
+const CSV_HEADER: [&str; 18] = [
     "puzzle",
+    "rows",
+    "cols",
+    "frame",
+    "hints",
+    "turns",
     "solver",
     "model",
     "symmetry",
@@ -73,21 +78,25 @@ pub(crate) fn csv(runs: &[Run]) -> String {
     let cells: Vec<Vec<String>> = runs
         .iter()
         .map(|r| {
-            vec![
-                r.puzzle.clone(),
-                r.solver.clone(),
-                r.model.clone(),
-                r.symmetry.clone(),
-                r.equivalence.clone(),
-                r.repeat.to_string(),
-                r.raw.to_string(),
-                r.canonical.to_string(),
-                r.complete.to_string(),
-                format!("{:.6}", r.wall_time_s),
-                r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
-                opt(r.nodes),
-                opt(r.branches),
-            ]
+            let board = table::board_cells(&r.board);
+            [r.puzzle.clone()]
+                .into_iter()
+                .chain(board)
+                .chain([
+                    r.solver.clone(),
+                    r.model.clone(),
+                    r.symmetry.clone(),
+                    r.equivalence.clone(),
+                    r.repeat.to_string(),
+                    r.raw.to_string(),
+                    r.canonical.to_string(),
+                    r.complete.to_string(),
+                    format!("{:.6}", r.wall_time_s),
+                    r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
+                    opt(r.nodes),
+                    opt(r.branches),
+                ])
+                .collect()
         })
         .collect();
     table::csv(&CSV_HEADER, &cells)

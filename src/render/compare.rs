@@ -45,9 +45,24 @@ pub(crate) fn text(rows: &[Run], disagreements: &[Disagreement]) -> String {
     out
 }
 
-/// CSV with a header line.
+/// CSV with a header line: the text table's columns, with the board's
+/// after the puzzle's.
 pub(crate) fn csv(rows: &[Run]) -> String {
-    table::csv(&HEADER, &rows.iter().map(cells).collect::<Vec<_>>())
+    let header: Vec<&str> = HEADER[..1]
+        .iter()
+        .chain(&table::BOARD_HEADER)
+        .chain(&HEADER[1..])
+        .copied()
+        .collect();
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = cells(r);
+            c.splice(1..1, table::board_cells(&r.board));
+            c
+        })
+        .collect();
+    table::csv(&header, &cells)
 }
 
 /// The rows, the disagreements and whether all agree, as JSON.

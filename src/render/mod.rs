@@ -14,6 +14,7 @@ pub mod png;
 pub mod svg;
 pub mod table;
 pub mod text;
+mod triangles;
 
 use std::io::Write;
 use std::path::Path;

@@ -5,6 +5,9 @@
 //! makes one arrow across the border; two `=` make a double bar. The tile id
 //! stands in the middle, its rotation below it. Output is deterministic.
 //!
+//! Framed boards are drawn in the Eternity II community's style instead
+//! (`triangles`): four coloured triangles per piece, the frame grey.
+//!
 //! Where the puzzle has tile images (`images::TileImages`), pictures are
 //! composed from them instead: each image turned r quarter turns
 //! counterclockwise, with a small label of its id and rotation.
@@ -14,7 +17,7 @@ use std::fmt::Write;
 use base64::Engine;
 
 use super::images::TileImages;
-use super::{OKABE_ITO, escape};
+use super::{OKABE_ITO, escape, triangles};
 use crate::board::Solution;
 use crate::puzzle::{Edge, Half, Puzzle};
 
@@ -124,18 +127,44 @@ fn edge_shape(out: &mut String, x: f64, y: f64, d: usize, e: Edge, style: &Style
     );
 }
 
-/// Colours per motif, and whether to write motif names beside the edges
-/// (when colours repeat).
+/// Colours per motif, whether to write motif names beside the edges
+/// (when colours repeat), and whether pieces are drawn as four triangles
+/// (framed boards, in the Eternity II community's style).
 struct Style<'p> {
     colours: Vec<(&'static str, bool)>,
     names: Option<&'p [String]>,
+    triangles: bool,
 }
 
 impl<'p> Style<'p> {
     fn new(p: &'p Puzzle) -> Style<'p> {
-        Style {
-            colours: colours(p),
-            names: (p.motifs.len() > PALETTE.len()).then_some(&p.motifs[..]),
+        match p.frame {
+            Some(frame) => {
+                let mut next = 0;
+                let colours = (0..p.motifs.len())
+                    .map(|m| {
+                        if m == frame as usize {
+                            (triangles::FRAME, false)
+                        } else {
+                            next += 1;
+                            (
+                                triangles::PALETTE[(next - 1) % triangles::PALETTE.len()],
+                                false,
+                            )
+                        }
+                    })
+                    .collect();
+                Style {
+                    colours,
+                    names: (p.motifs.len() > triangles::PALETTE.len() + 1).then_some(&p.motifs[..]),
+                    triangles: true,
+                }
+            }
+            None => Style {
+                colours: colours(p),
+                names: (p.motifs.len() > PALETTE.len()).then_some(&p.motifs[..]),
+                triangles: false,
+            },
         }
     }
 }
@@ -149,6 +178,11 @@ fn tile(
     id: i64,
     rotation: Option<u8>,
 ) {
+    if style.triangles {
+        let colours: Vec<&str> = style.colours.iter().map(|c| c.0).collect();
+        triangles::piece(out, (x, y, S), edges, &colours, style.names, (id, rotation));
+        return;
+    }
     let _ = writeln!(
         out,
         r##"  <rect x="{x:.1}" y="{y:.1}" width="{S:.1}" height="{S:.1}" fill="#FAFAF5" stroke="#999" stroke-width="1"/>"##
@@ -222,9 +256,14 @@ fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64, width: f64)
         );
     }
     let y = top + rows as f64 * LEGEND_ROW + 14.0;
+    let key = if style.triangles {
+        "one triangle per edge · grey: the frame · a join is one colour"
+    } else {
+        "+ head (points out) · - tail (points in) · = bar"
+    };
     let _ = writeln!(
         out,
-        r##"  <text x="{MARGIN:.1}" y="{y:.1}" font-family="sans-serif" font-size="12" fill="#444">+ head (points out) · - tail (points in) · = bar</text>"##
+        r##"  <text x="{MARGIN:.1}" y="{y:.1}" font-family="sans-serif" font-size="12" fill="#444">{key}</text>"##
     );
 }
 
@@ -439,6 +478,34 @@ mod tests {
         assert!(!u.contains("r=0"));
         // Colour-named motifs get their colour: red is vermillion.
         assert!(a.contains(r##"fill="#D55E00""##));
+    }
+
+    #[test]
+    fn framed_boards_are_drawn_as_triangles() {
+        let p = Puzzle::load(Path::new("puzzles/eternity2/clue1.txt")).unwrap();
+        let s = Solution::new(
+            (0..36)
+                .map(|k| crate::board::Placement {
+                    tile: k + 1,
+                    rotation: 0,
+                })
+                .collect(),
+        );
+        let a = solution(&p, &s);
+        // Four triangles per piece, the frame grey, every motif its colour.
+        assert_eq!(a.matches("<polygon").count(), 4 * 36);
+        assert!(a.contains(&format!(r#"fill="{}""#, triangles::FRAME)));
+        assert!(a.contains("grey: the frame"));
+        let u = unsolved(&p);
+        assert_eq!(u.matches("<polygon").count(), 4 * 36);
+        let style = Style::new(&p);
+        let mut c: Vec<_> = style.colours.iter().map(|c| c.0).collect();
+        c.sort();
+        c.dedup();
+        assert_eq!(c.len(), p.motifs.len());
+        // Unframed boards keep heads, tails and bars.
+        let seed = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
+        assert!(!Style::new(&seed).triangles);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Tables for reports: aligned text, CSV and Markdown from the same rows.
 
+use crate::puzzle::Facts;
+
 /// An aligned text table (columns separated by two spaces).
 pub fn text(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
@@ -38,6 +40,27 @@ pub fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The columns that say what board a row ran on (after its puzzle column).
+pub(crate) const BOARD_HEADER: [&str; 5] = ["rows", "cols", "frame", "hints", "turns"];
+
+/// [`BOARD_HEADER`]'s cells: the frame motif (empty without one), the fixed
+/// pieces as `TILE@I,J/R` (1-based cell, counterclockwise turns; `;`
+/// between them) and the turning rule.
+pub(crate) fn board_cells(f: &Facts) -> [String; 5] {
+    let hints: Vec<String> = f
+        .hints
+        .iter()
+        .map(|h| format!("{}@{},{}/{}", h.tile, h.cell.0, h.cell.1, h.rotation))
+        .collect();
+    [
+        f.rows.to_string(),
+        f.cols.to_string(),
+        f.frame.clone().unwrap_or_default(),
+        hints.join(";"),
+        f.turns.name().to_string(),
+    ]
 }
 
 /// A Markdown table.

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use super::compact::{Codec, CompactSet};
-use super::{Keep, Progress, SolutionCallback, Stands};
+use super::{Keep, Progress, SolutionCallback, Stands, StopReason, StopToken};
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{
@@ -146,6 +146,11 @@ pub struct Collector<'p> {
     /// the first solution came.
     started: Instant,
     first: Option<Duration>,
+    /// What stops a long expansion (Ctrl-C, the deadline), and why one
+    /// was cut short: the counts are then a subset.
+    stop: StopToken,
+    deadline: Option<Instant>,
+    pub(super) cut: Option<StopReason>,
 }
 
 impl<'p> Collector<'p> {
@@ -172,6 +177,9 @@ impl<'p> Collector<'p> {
             limit: None,
             started: Instant::now(),
             first: None,
+            stop: StopToken::new(),
+            deadline: None,
+            cut: None,
         };
         c.set_up(Keep::All, Equivalence::Rotation, None, false);
         c
@@ -203,6 +211,26 @@ impl<'p> Collector<'p> {
         self.classes = Tally::new(classes);
         self.pictures = Tally::new(pictures);
         self.started
+    }
+
+    /// Expanding a picture class into its labelled boards (which may be
+    /// astronomically many) stops on `stop` or at `deadline`, as the
+    /// search itself does; the run is then incomplete.
+    pub(super) fn stop_on(&mut self, stop: StopToken, deadline: Option<Instant>) {
+        self.stop = stop;
+        self.deadline = deadline;
+    }
+
+    /// Whether to stop now (and why, in `cut`).
+    fn must_stop(&mut self) -> bool {
+        if self.cut.is_none() {
+            if self.stop.is_stopped() {
+                self.cut = Some(StopReason::Interrupted);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.cut = Some(StopReason::TimeLimit);
+            }
+        }
+        self.cut.is_some()
     }
 
     /// Also report progress.
@@ -323,6 +351,9 @@ impl<'p> Collector<'p> {
         for t in s.turns() {
             self.raw.add(t, false, &self.codec);
         }
+        if self.first.is_none() {
+            self.first = Some(self.started.elapsed());
+        }
     }
 
     /// How many of the board's turns (its group) leave the picture of `s`
@@ -339,18 +370,28 @@ impl<'p> Collector<'p> {
     }
 
     fn picture_class(&mut self, s: Solution) {
+        if self.wants_labelled() && self.must_stop() {
+            return;
+        }
         let pc = picture_canonical(self.puzzle, &s);
         if self.pictures.seen_before(&pc, true, &self.codec) {
             return;
         }
         if self.wants_labelled() {
             // Every class of the picture class holds a board showing this
-            // picture: its labellings, each standing for its turns.
-            // Lazily: under --limit only the first few are needed.
+            // picture: its labellings, each standing for its turns. Two of
+            // them are turns of each other only where a turn leaves the
+            // picture as it is. Lazily: under --limit only the first few
+            // are needed, and the time limit and Ctrl-C cut it short.
+            // (Without identical tiles, a picture is its labelling, and a
+            // picture class reported twice is caught by its classes.)
+            let dedup = self.pictures_are_labels || self.fixed_turns(&s) > 1;
             let puzzle = self.puzzle;
+            let mut boards = 0u32;
             each_same_picture(puzzle, &s, &mut |b| {
-                self.turns(b, true);
-                !self.at_limit()
+                self.turns(b, dedup);
+                boards = boards.wrapping_add(1);
+                !self.at_limit() && (!boards.is_multiple_of(256) || !self.must_stop())
             });
             return;
         }
@@ -414,7 +455,7 @@ impl SolutionCallback for Collector<'_> {
     }
 
     fn enough(&self) -> bool {
-        self.at_limit()
+        self.at_limit() || self.cut.is_some()
     }
 
     fn on_progress(&mut self, progress: &Progress) {
@@ -474,6 +515,54 @@ mod tests {
         c.on_solution(&bad, Stands::Board);
         assert!(c.rejected.is_some());
         assert_eq!(c.counts().raw, 4);
+    }
+
+    #[test]
+    fn an_expansion_stops_with_the_search() {
+        // Each picture of the-ant-trails stands for about 4e15 labelled
+        // boards: expanding one ends only at the deadline or the stop.
+        let p = Puzzle::load(Path::new("puzzles/legespiel/the-ant-trails-puzzle.yaml")).unwrap();
+        let mut found = crate::solve::run(
+            &crate::backtrack::Backtrack::default(),
+            &p,
+            &crate::solve::SolveOptions {
+                keep: Keep::Canonical,
+                equivalence: Equivalence::Picture,
+                limit: Some(1),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let s = found.pictures.pop().unwrap();
+        for (stop, deadline, why) in [
+            (
+                false,
+                Some(Duration::from_millis(50)),
+                StopReason::TimeLimit,
+            ),
+            (true, None, StopReason::Interrupted),
+        ] {
+            let mut c = Collector::new(&p);
+            c.set_up(Keep::Count, Equivalence::Rotation, None, true);
+            let token = StopToken::new();
+            c.stop_on(token.clone(), deadline.map(|d| Instant::now() + d));
+            c.on_solution(s.cells(), Stands::PictureClass);
+            if stop {
+                token.stop();
+                c.on_solution(s.cells(), Stands::PictureClass);
+            }
+            // Keep::Count multiplies pictures out: nothing to cut.
+            assert_eq!(c.cut, None);
+            assert!(c.counts().raw > 1_000_000_000_000);
+            let mut c = Collector::new(&p);
+            c.set_up(Keep::Canonical, Equivalence::Rotation, None, true);
+            c.stop_on(token.clone(), deadline.map(|d| Instant::now() + d));
+            c.on_solution(s.cells(), Stands::PictureClass);
+            assert_eq!(c.cut, Some(why));
+            assert!(c.enough());
+            assert_eq!(c.counts().pictures, if stop { 0 } else { 1 });
+            assert_eq!(c.counts().raw, 4 * c.counts().classes);
+        }
     }
 
     #[test]

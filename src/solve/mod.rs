@@ -36,11 +36,6 @@ pub enum Stands {
     PictureClass,
 }
 
-/// Most labelled boards per picture for which a solver searches one board
-/// per picture and has the collector expand it when labelled boards are
-/// wanted: beyond this, expanding would cost more than it saves.
-const MAX_EXPANSION: u128 = 4096;
-
 /// What the collector keeps of a run besides the exact counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -56,27 +51,15 @@ pub enum Keep {
     Count,
 }
 
-impl Keep {
-    /// Whether a solver should search one board per picture and report
-    /// picture classes, on a puzzle with this many labellings per picture
-    /// (`None`: past `u128`). Only when each picture stands for more than
-    /// the four boards the turn reduction saves, and the caller can take
-    /// pictures: it needs no labelled boards, or only the first `limit`
-    /// classes (expanded lazily), or expanding costs at most
-    /// [`MAX_EXPANSION`] boards per picture. The one rule both solvers
-    /// follow.
-    pub(crate) fn search_pictures(
-        self,
-        e: Equivalence,
-        limit: Option<usize>,
-        labellings: Option<u128>,
-    ) -> bool {
-        let labelled = self == Keep::All || (e == Equivalence::Rotation && self != Keep::Count);
-        labellings.is_none_or(|l| l > 4)
-            && (!labelled
-                || (self != Keep::All && limit.is_some())
-                || labellings.is_some_and(|l| l <= MAX_EXPANSION))
-    }
+/// Whether a solver should search one board per picture and report
+/// picture classes, on a puzzle with this many labellings per picture
+/// (`None`: past `u128`): when each picture stands for more than the four
+/// boards the turn reduction saves. The collector multiplies a picture class
+/// out, or expands it lazily into its labelled boards where the caller wants
+/// them (stopping with the search's limits), so the first labelled solution
+/// comes as soon as the first picture. The one rule both solvers follow.
+pub(crate) fn search_pictures(labellings: Option<u128>) -> bool {
+    labellings.is_none_or(|l| l > 4)
 }
 
 /// Receives every assignment a solver enumerates (row-major placements).
@@ -424,7 +407,12 @@ pub(crate) fn run_with(
         options.limit,
         solver.exact_reports(),
     );
-    let run = solver.enumerate(puzzle, options, &mut collector)?;
+    collector.stop_on(options.stop.clone(), options.deadline(start));
+    let mut run = solver.enumerate(puzzle, options, &mut collector)?;
+    if let Some(reason) = collector.cut {
+        // An expansion cut short: what the solver found is a subset.
+        run.status = RunStatus::Stopped(reason);
+    }
     let wall_time = start.elapsed();
     if let Some((solution, reason)) = collector.rejected.take() {
         return Err(SolveError::Unverified { solution, reason });
