@@ -19,5 +19,6 @@ pub mod model;
 pub mod puzzle;
 pub mod render;
 pub mod report;
+pub mod rng;
 pub mod solve;
 pub mod symmetry;

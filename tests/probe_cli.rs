@@ -127,3 +127,68 @@ fn depths_outside_the_board_are_refused() {
         .assert()
         .code(2);
 }
+
+/// `--estimate`: Knuth's estimate of the full tree, which the full-tree
+/// solve counts exactly; the same seed gives the same estimate.
+#[test]
+fn the_tree_estimate_brackets_the_full_tree_count() {
+    let f = e2("clue1.txt");
+    let f = f.to_str().unwrap();
+    let v = probe(&[f, "--order", "row-up", "--estimate", "4000"], 0);
+    assert_eq!(v["probes"], 4000);
+    assert_eq!(v["end"], "complete");
+    assert_eq!(v["order"], "row-up");
+    assert_eq!(v["nodes_per_depth"].as_array().unwrap().len(), 36);
+    let again = probe(&[f, "--order", "row-up", "--estimate", "4000"], 0);
+    assert_eq!(again["nodes"], v["nodes"]);
+    let other = probe(
+        &[f, "--order", "row-up", "--estimate", "4000", "--seed", "2"],
+        0,
+    );
+    assert_ne!(other["nodes"], v["nodes"]);
+    // The seed puzzle's full tree in row order, counted by the solver.
+    let seed = common::seed();
+    let s = seed.to_str().unwrap();
+    let out = cmd()
+        .args(["solve", s, "--solver", "backtrack", "--order", "row"])
+        .args(["--full-tree", "--count", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let exact: Value = serde_json::from_slice(&out).unwrap();
+    let nodes = exact["solver_stats"]["nodes"].as_f64().unwrap();
+    let est = probe(&[s, "--order", "row", "--estimate", "20000"], 0);
+    let (mean, se) = (
+        est["nodes"].as_f64().unwrap(),
+        est["nodes_std_error"].as_f64().unwrap(),
+    );
+    assert!((mean - nodes).abs() <= 5.0 * se, "{mean} ± {se} vs {nodes}");
+    // The root's children are counted, not sampled.
+    assert_eq!(
+        est["nodes_per_depth"][0],
+        exact["solver_stats"]["nodes_per_depth"][0]
+            .as_f64()
+            .unwrap()
+    );
+    let sols = exact["raw_count"].as_f64().unwrap();
+    let (mean, se) = (
+        est["solutions"].as_f64().unwrap(),
+        est["solutions_std_error"].as_f64().unwrap(),
+    );
+    assert!((mean - sols).abs() <= 5.0 * se, "{mean} ± {se} vs {sols}");
+    // Usage errors: --depth with --estimate; --seed alone.
+    cmd()
+        .args(["probe", s, "--depth", "3", "--estimate", "10"])
+        .assert()
+        .code(2);
+    cmd().args(["probe", s, "--seed", "3"]).assert().code(2);
+    cmd()
+        .args(["probe", s, "--estimate", "10"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Knuth's estimate of the full tree from 10 probes",
+        ));
+}

@@ -68,6 +68,7 @@ mod parallel;
 mod probe;
 mod search;
 mod tables;
+mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -83,6 +84,7 @@ pub use order::Order;
 use parallel::Run;
 pub use probe::{Probe, ProbeEnd, probe};
 use tables::{MAX_WORDS, Tables};
+pub use tree::{Mean, TreeEstimate, estimate_tree};
 
 /// The most tiles the search handles (a 32x32 board; a power of two, so
 /// cell indices can be masked into the board array).

@@ -1,7 +1,8 @@
 //! `scramble probe`: how far and how fast the backtracking search gets: the
 //! first partial board with the first N cells of a placement order filled,
 //! the nodes it took and the node rate (the Eternity II community's way of
-//! timing a backtracker).
+//! timing a backtracker); or, with `--estimate`, how large the whole tree
+//! is (Knuth's estimate from random probes).
 
 use serde_json::json;
 
@@ -20,6 +21,15 @@ pub struct ProbeArgs {
     /// the first solution of the full tree in that order).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    /// Instead: estimate the size of the whole search tree in that order
+    /// (nodes, nodes per depth, labelled solutions) from N random probes
+    /// (Knuth's estimator; the full tree, as the depth search walks it).
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub estimate: Option<u64>,
+    /// Seed of the random probes (the same seed gives the same estimate).
+    #[arg(long, default_value_t = 1, requires = "estimate")]
+    pub seed: u64,
     /// Placement order (default: spiral). `row-up` is the community's row
     /// scan from the bottom-left corner.
     #[arg(long, value_enum)]
@@ -53,6 +63,9 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
         stop,
         ..SolveOptions::default()
     };
+    if let Some(probes) = args.estimate {
+        return estimate(args, &puzzle, order, probes, &options);
+    }
     let r = backtrack::probe(&puzzle, order, depth, &options)?;
     if let Some(board) = &r.board {
         // Independently of the search: the partial board is valid.
@@ -63,8 +76,7 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
     let end = match r.end {
         ProbeEnd::Reached => "reached",
         ProbeEnd::Exhausted => "exhausted",
-        ProbeEnd::Stopped(StopReason::TimeLimit) => "time_limit",
-        ProbeEnd::Stopped(_) => "interrupted",
+        ProbeEnd::Stopped(why) => stop_name(why),
     };
     let text = match args.format {
         ProbeFormat::Json => {
@@ -119,5 +131,79 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
     Ok(match r.end {
         ProbeEnd::Stopped(_) => exit::INCOMPLETE,
         _ => exit::OK,
+    })
+}
+
+/// A stop as the JSON reports name it.
+fn stop_name(why: StopReason) -> &'static str {
+    match why {
+        StopReason::TimeLimit => "time_limit",
+        _ => "interrupted",
+    }
+}
+
+/// `--estimate`: Knuth's estimate of the whole tree.
+fn estimate(
+    args: &ProbeArgs,
+    puzzle: &Puzzle,
+    order: Order,
+    probes: u64,
+    options: &SolveOptions,
+) -> Result<u8, CliError> {
+    let e = backtrack::estimate_tree(puzzle, order, probes, args.seed, options)?;
+    let end = e.stopped.map_or("complete", stop_name);
+    let text = match args.format {
+        ProbeFormat::Json => {
+            let v = json!({
+                "puzzle": args.puzzle.display().to_string(),
+                "rows": puzzle.rows,
+                "cols": puzzle.cols,
+                "board": puzzle.describe_board(),
+                "order": order.name(),
+                "probes": e.probes,
+                "seed": args.seed,
+                "end": end,
+                "nodes": e.nodes.mean,
+                "nodes_std_error": e.nodes.std_error,
+                "solutions": e.solutions.mean,
+                "solutions_std_error": e.solutions.std_error,
+                "complete_probes": e.complete_probes,
+                "deepest": e.deepest,
+                "time_s": e.time_s,
+                "nodes_per_depth": e.nodes_per_depth,
+            });
+            format!("{v}\n")
+        }
+        ProbeFormat::Text => {
+            let mut out = format!(
+                "puzzle: {} ({})\norder: {}, Knuth's estimate of the full tree from {} probes (seed {}){}\n",
+                args.puzzle.display(),
+                puzzle.describe_board(),
+                order.name(),
+                e.probes,
+                args.seed,
+                match e.stopped {
+                    Some(why) => format!(", stopped early: {why}"),
+                    None => String::new(),
+                }
+            );
+            out.push_str(&format!(
+                "nodes: {:.3e} (standard error {:.2e})\nlabelled solutions: {:.3e} (standard error {:.2e}; {} probes reached a full board)\ndeepest probe: {} of {} cells; {:.3} s\n",
+                e.nodes.mean,
+                e.nodes.std_error,
+                e.solutions.mean,
+                e.solutions.std_error,
+                e.complete_probes,
+                e.deepest,
+                puzzle.cells(),
+                e.time_s
+            ));
+            out
+        }
+    };
+    print(&text)?;
+    Ok(match e.stopped {
+        Some(_) => exit::INCOMPLETE,
+        None => exit::OK,
     })
 }
