@@ -146,13 +146,7 @@ impl Solver for Backtrack {
         options: &SolveOptions,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
-        if puzzle.len() > MAX_TILES {
-            return Err(SolveError::TooLarge(format!(
-                "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
-                puzzle.source.display(),
-                puzzle.len()
-            )));
-        }
+        fits(puzzle)?;
         let start = Instant::now();
         // Identical or rotation-symmetric tiles: search pictures (tile
         // kinds in distinct orientations) when each picture stands for more
@@ -213,6 +207,18 @@ impl Solver for Backtrack {
             },
         })
     }
+}
+
+/// Whether the search handles a board this large.
+fn fits(puzzle: &Puzzle) -> Result<(), SolveError> {
+    if puzzle.len() > MAX_TILES {
+        return Err(SolveError::TooLarge(format!(
+            "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
+            puzzle.source.display(),
+            puzzle.len()
+        )));
+    }
+    Ok(())
 }
 
 /// What the search asks every `CHECK_EVERY` nodes: whether to stop (the

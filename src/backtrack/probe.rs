@@ -18,7 +18,7 @@ use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
 use super::tables::{MAX_WORDS, Tables};
-use super::{MAX_TILES, Order, checker, stopped_by};
+use super::{MAX_TILES, Order, checker, fits, stopped_by};
 
 /// How a probe ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,13 +70,7 @@ pub fn probe(
     depth: usize,
     options: &SolveOptions,
 ) -> Result<Probe, SolveError> {
-    if puzzle.len() > MAX_TILES {
-        return Err(SolveError::TooLarge(format!(
-            "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
-            puzzle.source.display(),
-            puzzle.len()
-        )));
-    }
+    fits(puzzle)?;
     assert!(
         (1..=puzzle.cells()).contains(&depth),
         "a probe depth within the board"

@@ -23,7 +23,7 @@ use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
 use super::tables::{MAX_WORDS, Tables};
-use super::{MAX_TILES, Order, checker, stopped_by};
+use super::{Order, checker, fits, stopped_by};
 
 /// A mean over probes and its standard error.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -93,13 +93,7 @@ pub fn estimate_tree(
     seed: u64,
     options: &SolveOptions,
 ) -> Result<TreeEstimate, SolveError> {
-    if puzzle.len() > MAX_TILES {
-        return Err(SolveError::TooLarge(format!(
-            "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
-            puzzle.source.display(),
-            puzzle.len()
-        )));
-    }
+    fits(puzzle)?;
     let start = Instant::now();
     let none = Symmetry::none();
     let t = Tables::new(puzzle, order, &none, false, false);

@@ -80,23 +80,24 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let text = match args.format {
         ProbeFormat::Json => {
-            let v = json!({
-                "puzzle": args.puzzle.display().to_string(),
-                "rows": puzzle.rows,
-                "cols": puzzle.cols,
-                "board": puzzle.describe_board(),
-                "order": order.name(),
-                "depth": depth,
-                "end": end,
-                "nodes": r.nodes,
-                "deepest": r.deepest,
-                "build_time_s": r.build_s,
-                "search_time_s": r.search_s,
-                "nodes_per_second": r.rate(),
-                "nodes_per_depth": r.nodes_per_depth,
-                "partial": r.board,
-            });
-            format!("{v}\n")
+            let mut v = header(args, &puzzle, order);
+            v.extend(
+                json!({
+                    "depth": depth,
+                    "end": end,
+                    "nodes": r.nodes,
+                    "deepest": r.deepest,
+                    "build_time_s": r.build_s,
+                    "search_time_s": r.search_s,
+                    "nodes_per_second": r.rate(),
+                    "nodes_per_depth": r.nodes_per_depth,
+                    "partial": r.board,
+                })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            );
+            format!("{}\n", serde_json::Value::Object(v))
         }
         ProbeFormat::Text => {
             let mut out = format!(
@@ -134,6 +135,22 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
     })
 }
 
+/// The JSON keys both reports start with: the puzzle, its board, the order.
+fn header(
+    args: &ProbeArgs,
+    puzzle: &Puzzle,
+    order: Order,
+) -> serde_json::Map<String, serde_json::Value> {
+    let v = json!({
+        "puzzle": args.puzzle.display().to_string(),
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "board": puzzle.describe_board(),
+        "order": order.name(),
+    });
+    v.as_object().cloned().unwrap_or_default()
+}
+
 /// A stop as the JSON reports name it.
 fn stop_name(why: StopReason) -> &'static str {
     match why {
@@ -154,25 +171,26 @@ fn estimate(
     let end = e.stopped.map_or("complete", stop_name);
     let text = match args.format {
         ProbeFormat::Json => {
-            let v = json!({
-                "puzzle": args.puzzle.display().to_string(),
-                "rows": puzzle.rows,
-                "cols": puzzle.cols,
-                "board": puzzle.describe_board(),
-                "order": order.name(),
-                "probes": e.probes,
-                "seed": args.seed,
-                "end": end,
-                "nodes": e.nodes.mean,
-                "nodes_std_error": e.nodes.std_error,
-                "solutions": e.solutions.mean,
-                "solutions_std_error": e.solutions.std_error,
-                "complete_probes": e.complete_probes,
-                "deepest": e.deepest,
-                "time_s": e.time_s,
-                "nodes_per_depth": e.nodes_per_depth,
-            });
-            format!("{v}\n")
+            let mut v = header(args, puzzle, order);
+            v.extend(
+                json!({
+                    "probes": e.probes,
+                    "seed": args.seed,
+                    "end": end,
+                    "nodes": e.nodes.mean,
+                    "nodes_std_error": e.nodes.std_error,
+                    "solutions": e.solutions.mean,
+                    "solutions_std_error": e.solutions.std_error,
+                    "complete_probes": e.complete_probes,
+                    "deepest": e.deepest,
+                    "time_s": e.time_s,
+                    "nodes_per_depth": e.nodes_per_depth,
+                })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            );
+            format!("{}\n", serde_json::Value::Object(v))
         }
         ProbeFormat::Text => {
             let mut out = format!(
