@@ -1,0 +1,346 @@
+//! How each counting method runs (the dynamic programme, the enumeration
+//! with its checkpoint and shards, the estimate) and what it reports;
+//! mod.rs runs them in turn and compares their counts.
+
+use super::*;
+
+pub(super) fn run_method(
+    puzzle: &Puzzle,
+    method: Method,
+    labellings: Option<u128>,
+    options: &CountOptions,
+) -> MethodResult {
+    let start = Instant::now();
+    let deadline = options.time_limit.map(|d| start + d);
+    let stop = options.stop.clone();
+    let stopped = move || stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut r = MethodResult {
+        method,
+        status: Status::Failed,
+        message: None,
+        counts: None,
+        fixed: None,
+        estimate: None,
+        nodes: None,
+        time_s: 0.0,
+        shard_weight: None,
+    };
+    match method {
+        Method::Dp => match by_dp(
+            puzzle,
+            labellings,
+            options.max_states,
+            options.threads,
+            &stopped,
+        ) {
+            Ok((counts, fixed)) => {
+                r.status = Status::Complete;
+                r.counts = Some(counts);
+                r.fixed = Some(fixed);
+            }
+            Err(e) => {
+                let stopped = matches!(
+                    e,
+                    CountError::Dp(DpError::Stopped { .. })
+                        | CountError::Partial {
+                            error: DpError::Stopped { .. },
+                            ..
+                        }
+                );
+                if stopped {
+                    r.status = Status::Stopped;
+                }
+                r.message = Some(match &e {
+                    _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
+                    _ if stopped => format!("time limit reached ({e})"),
+                    _ => e.to_string(),
+                });
+            }
+        },
+        Method::Enumerate => match by_enumeration(puzzle, labellings, options) {
+            Ok((status, counts, nodes, message, weight)) => {
+                r.status = status;
+                r.counts = counts;
+                r.nodes = nodes;
+                r.message = message;
+                r.shard_weight = weight;
+            }
+            Err(e) => r.message = Some(e),
+        },
+        Method::Estimate => match by_estimate(puzzle, labellings, options, &stopped) {
+            Ok(e) => {
+                r.status = Status::Estimated;
+                if e.pictures.probes < 3 * options.probes {
+                    r.message = Some(format!(
+                        "stopped after {} of {} probes",
+                        e.pictures.probes,
+                        3 * options.probes
+                    ));
+                }
+                r.estimate = Some(e);
+            }
+            Err(e) => r.message = Some(e.to_string()),
+        },
+    }
+    r.time_s = start.elapsed().as_secs_f64();
+    r
+}
+
+/// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
+/// (absent, or made by the same count).
+pub(crate) fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Result<(), String> {
+    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::default().model_name())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// What the enumeration found: status, counts (lower bounds if stopped),
+/// nodes, a note, and in a shard its picture weight and the nodes above
+/// its units.
+type Enumerated = (
+    Status,
+    Option<Counts>,
+    Option<u64>,
+    Option<String>,
+    Option<(u128, u64)>,
+);
+
+/// Counts by enumeration with the backtracker: one board per picture class,
+/// counted, none stored; with a checkpoint, in fixed work units of which
+/// the finished ones are recorded and skipped on the next run.
+fn by_enumeration(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    options: &CountOptions,
+) -> Result<Enumerated, String> {
+    let solver = Backtrack::default();
+    let mut o = SolveOptions {
+        time_limit: options.time_limit,
+        threads: options.threads,
+        stop: options.stop.clone(),
+        equivalence: Equivalence::Picture,
+        keep: Keep::Count,
+        ..SolveOptions::default()
+    };
+    let checkpoint = match &options.checkpoint {
+        Some(path) => Some(RefCell::new(
+            checkpoint::Checkpoint::open(path, puzzle, &solver.model_name())
+                .map_err(|e| e.to_string())?,
+        )),
+        None => None,
+    };
+    let mut collector = Collector::new(puzzle);
+    // With a checkpoint: what the finished units (of every run) add up to.
+    let total = RefCell::new(UnitCounts::default());
+    if let Some(shard) = options.shard {
+        o.units = Some(Arc::new(solve::Units::shard(shard)));
+        collector = collector.with_units(|_, counts| {
+            total.borrow_mut().picture_weight += counts.picture_weight;
+        });
+    }
+    let mut skipped = 0;
+    let mut earlier = UnitCounts::default();
+    if let Some(c) = &checkpoint {
+        let done: BTreeSet<usize> = c.borrow().done().collect();
+        skipped = done.len();
+        earlier = c.borrow().counted();
+        *total.borrow_mut() = earlier;
+        o.units = Some(Arc::new(solve::Units::done(done)));
+        collector = collector.with_units(|unit, counts| {
+            let mut t = total.borrow_mut();
+            t.raw += counts.raw;
+            t.classes += counts.classes;
+            t.picture_weight += counts.picture_weight;
+            c.borrow_mut().finish(unit, counts);
+        });
+    }
+    let res = solve::run_with(&solver, puzzle, &o, collector).map_err(|e| e.to_string())?;
+    let mut notes = Vec::new();
+    let mut counts = Some(res.counts);
+    if let Some(c) = &checkpoint {
+        let mut c = c.borrow_mut();
+        c.write();
+        if let Some(e) = c.write_error.take() {
+            return Err(e.to_string());
+        }
+        notes.push(format!(
+            "{} work units done, {skipped} of them in earlier runs",
+            c.done().count()
+        ));
+        // Every unit finished: the counts are the units' sums. Stopped:
+        // this run's finds and the earlier runs' units (lower bounds).
+        let t = *total.borrow();
+        let per = labellings
+            .and_then(|l| l.checked_mul(puzzle.group().order() as u128))
+            .ok_or("labelled solutions past 2^128: a checkpoint cannot hold them")?;
+        counts = Some(if res.outcome.is_complete() {
+            if t.picture_weight % per != 0 {
+                return Err(format!(
+                    "picture weight {} is not a multiple of {per}: a bug",
+                    t.picture_weight
+                ));
+            }
+            Counts {
+                raw: t.raw,
+                classes: t.classes,
+                pictures: t.picture_weight / per,
+            }
+        } else {
+            Counts {
+                raw: res.counts.raw + earlier.raw,
+                classes: res.counts.classes + earlier.classes,
+                pictures: res.counts.pictures.max(t.picture_weight / per),
+            }
+        });
+    }
+    let nodes = res.stats.nodes;
+    let weight = options.shard.map(|_| {
+        let depth = res.stats.unit_depth.unwrap_or(0);
+        let above = res
+            .stats
+            .nodes_per_depth
+            .as_ref()
+            .map_or(0, |v| v.iter().take(depth).sum());
+        (total.borrow().picture_weight, above)
+    });
+    Ok(match res.outcome {
+        Outcome::Complete | Outcome::Infeasible => {
+            (Status::Complete, counts, nodes, notes_text(notes), weight)
+        }
+        Outcome::Incomplete(reason) => {
+            notes.insert(0, reason.to_string());
+            if options.checkpoint.is_some() {
+                notes.push("run again to resume".into());
+            }
+            (Status::Stopped, counts, nodes, notes_text(notes), weight)
+        }
+        Outcome::Invalid(m) => (Status::Failed, None, nodes, Some(m), weight),
+    })
+}
+
+fn notes_text(notes: Vec<String>) -> Option<String> {
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
+/// Why a method could not count.
+#[derive(Debug, thiserror::Error)]
+enum CountError {
+    #[error(transparent)]
+    Dp(#[from] DpError),
+    #[error("{error} (done: {half} pictures fixed by a half turn, {quarter} by a quarter turn)")]
+    Partial {
+        error: DpError,
+        half: u128,
+        quarter: u128,
+    },
+    #[error("labelled solutions past 2^128: only picture classes can be counted")]
+    TooManyLabellings,
+    #[error("Burnside's sum {0} is not a multiple of 4: a bug in the programme")]
+    NotDivisible(u128),
+}
+
+/// The three counts from the pictures and the pictures each turn fixes.
+fn by_dp(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    max_states: usize,
+    threads: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(Counts, Fixed), CountError> {
+    let limits = Limits {
+        max_states,
+        stop,
+        threads,
+    };
+    // The turn-fixed pictures first: their programmes are small (a quarter
+    // or half of the board), and known even when the full one fails.
+    // Only the board's own turns (its group) count: a rectangle has the
+    // half turn alone, a board with a fixed piece or unturnable tiles none.
+    let order = puzzle.group().order();
+    let none = || dp::DpRun {
+        count: 0,
+        peak_states: 0,
+    };
+    let quarter = if order == 4 {
+        pictures_fixed_by(puzzle, 1, &limits)?
+    } else {
+        none()
+    };
+    let half = if order >= 2 {
+        pictures_fixed_by(puzzle, 2, &limits)?
+    } else {
+        none()
+    };
+    let all = pictures_fixed_by(puzzle, 0, &limits).map_err(|e| CountError::Partial {
+        error: e,
+        half: half.count,
+        quarter: quarter.count,
+    })?;
+    let raw = labellings
+        .and_then(|l| l.checked_mul(all.count))
+        .ok_or(CountError::TooManyLabellings)?;
+    // Board turns act freely on labelled boards: every class has |G|.
+    let order = order as u128;
+    if raw % order != 0 {
+        return Err(CountError::NotDivisible(raw));
+    }
+    // Burnside: classes = mean over the group's turns of the pictures
+    // fixed; the quarter turn and its inverse fix the same pictures.
+    let sum = all
+        .count
+        .checked_add(half.count)
+        .and_then(|s| s.checked_add(quarter.count.checked_mul(2)?))
+        .ok_or(DpError::Overflow)?;
+    if sum % order != 0 {
+        return Err(CountError::NotDivisible(sum));
+    }
+    Ok((
+        Counts {
+            raw,
+            classes: raw / order,
+            pictures: sum / order,
+        },
+        Fixed {
+            pictures: all.count,
+            half_turn: half.count,
+            quarter_turn: quarter.count,
+            peak_states: all
+                .peak_states
+                .max(half.peak_states)
+                .max(quarter.peak_states),
+        },
+    ))
+}
+
+/// Knuth estimates of the pictures and of the pictures each turn fixes,
+/// combined like [`by_dp`].
+fn by_estimate(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    options: &CountOptions,
+    stop: &dyn Fn() -> bool,
+) -> Result<Estimates, CountError> {
+    let mut rng = Rng::new(options.seed);
+    let mut est = |turns| -> Result<Estimate, CountError> {
+        let p = Programme::new(puzzle, turns)?;
+        Ok(estimate::knuth(&p, options.probes, &mut rng, stop))
+    };
+    let all = est(0)?;
+    let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
+    let order = puzzle.group().order();
+    // Burnside over the board's own group, as in [`by_dp`].
+    let pictures = match order {
+        4 => {
+            let half = est(2)?;
+            let quarter = est(1)?;
+            all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5)
+        }
+        2 => all.combine(0.5, est(2)?, 0.5),
+        _ => all.scaled(1.0),
+    };
+    Ok(Estimates {
+        raw: all.scaled(l),
+        classes: all.scaled(l / order as f64),
+        pictures,
+    })
+}
