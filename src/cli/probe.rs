@@ -79,26 +79,22 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
         ProbeEnd::Stopped(why) => stop_name(why),
     };
     let text = match args.format {
-        ProbeFormat::Json => {
-            let mut v = header(args, &puzzle, order);
-            v.extend(
-                json!({
-                    "depth": depth,
-                    "end": end,
-                    "nodes": r.nodes,
-                    "deepest": r.deepest,
-                    "build_time_s": r.build_s,
-                    "search_time_s": r.search_s,
-                    "nodes_per_second": r.rate(),
-                    "nodes_per_depth": r.nodes_per_depth,
-                    "partial": r.board,
-                })
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-            );
-            format!("{}\n", serde_json::Value::Object(v))
-        }
+        ProbeFormat::Json => json_line(
+            args,
+            &puzzle,
+            order,
+            json!({
+                "depth": depth,
+                "end": end,
+                "nodes": r.nodes,
+                "deepest": r.deepest,
+                "build_time_s": r.build_s,
+                "search_time_s": r.search_s,
+                "nodes_per_second": r.rate(),
+                "nodes_per_depth": r.nodes_per_depth,
+                "partial": r.board,
+            }),
+        ),
         ProbeFormat::Text => {
             let mut out = format!(
                 "puzzle: {} ({})\norder: {}, depth {depth} of {cells}\n",
@@ -135,20 +131,20 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
     })
 }
 
-/// The JSON keys both reports start with: the puzzle, its board, the order.
-fn header(
-    args: &ProbeArgs,
-    puzzle: &Puzzle,
-    order: Order,
-) -> serde_json::Map<String, serde_json::Value> {
-    let v = json!({
+/// One JSON line: the keys both reports start with (the puzzle, its board,
+/// the order), then `fields`.
+fn json_line(args: &ProbeArgs, puzzle: &Puzzle, order: Order, fields: serde_json::Value) -> String {
+    let mut v = json!({
         "puzzle": args.puzzle.display().to_string(),
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "board": puzzle.describe_board(),
         "order": order.name(),
     });
-    v.as_object().cloned().unwrap_or_default()
+    if let (Some(v), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+        v.extend(f);
+    }
+    format!("{v}\n")
 }
 
 /// A stop as the JSON reports name it.
@@ -170,28 +166,24 @@ fn estimate(
     let e = backtrack::estimate_tree(puzzle, order, probes, args.seed, options)?;
     let end = e.stopped.map_or("complete", stop_name);
     let text = match args.format {
-        ProbeFormat::Json => {
-            let mut v = header(args, puzzle, order);
-            v.extend(
-                json!({
-                    "probes": e.probes,
-                    "seed": args.seed,
-                    "end": end,
-                    "nodes": e.nodes.mean,
-                    "nodes_std_error": e.nodes.std_error,
-                    "solutions": e.solutions.mean,
-                    "solutions_std_error": e.solutions.std_error,
-                    "complete_probes": e.complete_probes,
-                    "deepest": e.deepest,
-                    "time_s": e.time_s,
-                    "nodes_per_depth": e.nodes_per_depth,
-                })
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-            );
-            format!("{}\n", serde_json::Value::Object(v))
-        }
+        ProbeFormat::Json => json_line(
+            args,
+            puzzle,
+            order,
+            json!({
+                "probes": e.probes,
+                "seed": args.seed,
+                "end": end,
+                "nodes": e.nodes.mean,
+                "nodes_std_error": e.nodes.std_error,
+                "solutions": e.solutions.mean,
+                "solutions_std_error": e.solutions.std_error,
+                "complete_probes": e.complete_probes,
+                "deepest": e.deepest,
+                "time_s": e.time_s,
+                "nodes_per_depth": e.nodes_per_depth,
+            }),
+        ),
         ProbeFormat::Text => {
             let mut out = format!(
                 "puzzle: {} ({})\norder: {}, Knuth's estimate of the full tree from {} probes (seed {}){}\n",
