@@ -13,6 +13,7 @@ use scramble::generate::{FamilyOptions, Rng, plant_family};
 use scramble::model::{ALL, Choice};
 use scramble::puzzle::{Group, Puzzle, Turning};
 use scramble::solve::{self, Outcome, SolveOptions, SolveResult};
+use scramble::symmetry::pictures_are_labels;
 
 fn options() -> impl Strategy<Value = FamilyOptions> {
     (
@@ -134,6 +135,67 @@ proptest! {
             prop_assert_eq!(r.raw.len(), want, "{} {:?}", name, o);
             prop_assert_eq!(b.raw.len(), want, "{} backtrack {:?}", name, o);
         }
+    }
+}
+
+/// A framed board in the community's style: with many inner colours its
+/// pieces are all distinct (the labelled search proper), with two they
+/// repeat (the default search then places tile kinds and the collector
+/// expands each picture lazily into its labelled boards).
+fn framed(seed: u64, rows: usize, cols: usize, many: bool) -> (Puzzle, scramble::board::Solution) {
+    let o = FamilyOptions {
+        rows,
+        cols,
+        frame_colours: if many { 6 } else { 2 },
+        inner_colours: if many { 12 } else { 2 },
+        turning: Turning::Quarter,
+        hint: false,
+    };
+    plant_family(&mut Rng::new(seed), &o)
+}
+
+#[test]
+fn framed_draws_come_with_and_without_identical_pieces() {
+    // What the property below relies on to cover both paths.
+    let distinct = |many| {
+        (1..=8)
+            .map(|seed| framed(seed, 4, 4, many).0)
+            .filter(pictures_are_labels)
+            .count()
+    };
+    assert!(distinct(true) >= 4, "{}", distinct(true));
+    assert_eq!(distinct(false), 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// With and without identical pieces, the backtracker's default search
+    /// and CP-SAT's default model give the same labelled solutions, classes
+    /// and pictures on framed boards, the planted board among them.
+    #[test]
+    fn framed_boards_with_and_without_identical_pieces(
+        seed in any::<u64>(),
+        rows in 3usize..=4,
+        cols in 3usize..=5,
+        many in any::<bool>(),
+    ) {
+        if !common::has_cpsat() {
+            return Ok(());
+        }
+        let (p, planted) = framed(seed, rows, cols, many);
+        let Some(counts) = small(&p) else { return Ok(()) };
+        let bt = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
+        let cp = solve::run(&CpSat::new().expect("CP-SAT runtime"), &p, &SolveOptions::default()).unwrap();
+        prop_assert_eq!(&bt.outcome, &Outcome::Complete);
+        prop_assert_eq!(&cp.outcome, &Outcome::Complete);
+        prop_assert!(bt.raw.contains(&planted));
+        prop_assert_eq!(&bt.raw, &cp.raw, "{}", p.describe_board());
+        prop_assert_eq!(summary(&bt), summary(&cp));
+        prop_assert_eq!(
+            counts,
+            (bt.raw.len() as u128, bt.classes.len() as u128, bt.pictures.len() as u128)
+        );
     }
 }
 
