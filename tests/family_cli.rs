@@ -4,19 +4,9 @@
 
 mod common;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-use std::path::PathBuf;
 
-fn cmd() -> Command {
-    Command::cargo_bin("scramble").unwrap()
-}
-
-fn e2(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("puzzles/eternity2")
-        .join(name)
-}
+use common::{cmd, e2};
 
 #[test]
 fn every_piece_file_loads_and_draws() {

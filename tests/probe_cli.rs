@@ -3,20 +3,10 @@
 
 mod common;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::PathBuf;
 
-fn cmd() -> Command {
-    Command::cargo_bin("scramble").unwrap()
-}
-
-fn e2(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("puzzles/eternity2")
-        .join(name)
-}
+use common::{cmd, e2};
 
 fn probe(args: &[&str], code: i32) -> Value {
     let out = cmd()

@@ -110,7 +110,7 @@ pub(crate) fn model_for(
 /// ([`search_pictures`]): not when it is cut into work units (whose counts
 /// must add up over labelled boards).
 fn takes_pictures(puzzle: &Puzzle, options: &SolveOptions) -> bool {
-    options.units.is_none() && search_pictures(labellings_per_picture(puzzle))
+    options.units.is_none() && every_board_takes_pictures(puzzle)
 }
 
 /// [`takes_pictures`] for a solve without work units.

@@ -51,13 +51,8 @@ pub(crate) fn summary_text(rows: &[Summary]) -> String {
     table::text(&HEADER, &cells)
 }
 
-const CSV_HEADER: [&str; 18] = [
+const CSV_HEADER: [&str; 13] = [
     "puzzle",
-    "rows",
-    "cols",
-    "frame",
-    "hints",
-    "turns",
     "solver",
     "model",
     "symmetry",
@@ -75,31 +70,28 @@ const CSV_HEADER: [&str; 18] = [
 /// One CSV row per run.
 pub(crate) fn csv(runs: &[Run]) -> String {
     let opt = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
-    let cells: Vec<Vec<String>> = runs
+    let cells: Vec<_> = runs
         .iter()
         .map(|r| {
-            let board = table::board_cells(&r.board);
-            [r.puzzle.clone()]
-                .into_iter()
-                .chain(board)
-                .chain([
-                    r.solver.clone(),
-                    r.model.clone(),
-                    r.symmetry.clone(),
-                    r.equivalence.clone(),
-                    r.repeat.to_string(),
-                    r.raw.to_string(),
-                    r.canonical.to_string(),
-                    r.complete.to_string(),
-                    format!("{:.6}", r.wall_time_s),
-                    r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
-                    opt(r.nodes),
-                    opt(r.branches),
-                ])
-                .collect()
+            let cells = vec![
+                r.puzzle.clone(),
+                r.solver.clone(),
+                r.model.clone(),
+                r.symmetry.clone(),
+                r.equivalence.clone(),
+                r.repeat.to_string(),
+                r.raw.to_string(),
+                r.canonical.to_string(),
+                r.complete.to_string(),
+                format!("{:.6}", r.wall_time_s),
+                r.first_s.map(|s| format!("{s:.6}")).unwrap_or_default(),
+                opt(r.nodes),
+                opt(r.branches),
+            ];
+            (&r.board, cells)
         })
         .collect();
-    table::csv(&CSV_HEADER, &cells)
+    table::csv_with_board(&CSV_HEADER, &cells)
 }
 
 /// One JSON object per line per run.

@@ -48,21 +48,8 @@ pub(crate) fn text(rows: &[Run], disagreements: &[Disagreement]) -> String {
 /// CSV with a header line: the text table's columns, with the board's
 /// after the puzzle's.
 pub(crate) fn csv(rows: &[Run]) -> String {
-    let header: Vec<&str> = HEADER[..1]
-        .iter()
-        .chain(&table::BOARD_HEADER)
-        .chain(&HEADER[1..])
-        .copied()
-        .collect();
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let mut c = cells(r);
-            c.splice(1..1, table::board_cells(&r.board));
-            c
-        })
-        .collect();
-    table::csv(&header, &cells)
+    let rows: Vec<_> = rows.iter().map(|r| (&r.board, cells(r))).collect();
+    table::csv_with_board(&HEADER, &rows)
 }
 
 /// The rows, the disagreements and whether all agree, as JSON.

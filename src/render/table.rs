@@ -43,12 +43,32 @@ pub fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// The columns that say what board a row ran on (after its puzzle column).
-pub(crate) const BOARD_HEADER: [&str; 5] = ["rows", "cols", "frame", "hints", "turns"];
+const BOARD_HEADER: [&str; 5] = ["rows", "cols", "frame", "hints", "turns"];
+
+/// [`csv`] of rows whose first column names a puzzle, with the board's
+/// columns ([`BOARD_HEADER`]) after it, each row with its board's facts.
+pub(crate) fn csv_with_board(header: &[&str], rows: &[(&Facts, Vec<String>)]) -> String {
+    let header: Vec<&str> = header[..1]
+        .iter()
+        .chain(&BOARD_HEADER)
+        .chain(&header[1..])
+        .copied()
+        .collect();
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(facts, cells)| {
+            let mut c = cells.clone();
+            c.splice(1..1, board_cells(facts));
+            c
+        })
+        .collect();
+    csv(&header, &rows)
+}
 
 /// [`BOARD_HEADER`]'s cells: the frame motif (empty without one), the fixed
 /// pieces as `TILE@I,J/R` (1-based cell, counterclockwise turns; `;`
 /// between them) and the turning rule.
-pub(crate) fn board_cells(f: &Facts) -> [String; 5] {
+fn board_cells(f: &Facts) -> [String; 5] {
     let hints: Vec<String> = f
         .hints
         .iter()

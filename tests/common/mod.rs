@@ -48,6 +48,14 @@ pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel")
 }
 
+/// A file of the Eternity II corpus, copied into the repo from ../shared
+/// (`""`: the folder).
+pub fn e2(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/eternity2")
+        .join(name)
+}
+
 /// One row of the corpus' expected.tsv.
 #[derive(Debug, Clone)]
 pub struct Expected {
