@@ -10,7 +10,7 @@
 //! other. Theorem 2.1: for a repetition-free 2x2 puzzle (no picture twice on
 //! one piece; pictures in `+` and `-` halves: with a self-matching `=`
 //! picture, its own complement, the conditions reject real solutions, and
-//! tests/graph.rs keeps such a counter-example), four arcs are the centre corners of a solution if and only
+//! tests/it/graph.rs keeps such a counter-example), four arcs are the centre corners of a solution if and only
 //! if they are pseudo-connected (linked through shared motifs, halves
 //! ignored) and (1) have four different colours, (2) every vertex's
 //! in-degree equals the out-degree of its complement, (3) every directed

@@ -5,7 +5,7 @@
 //! (or, for the batch, the puzzle as it was checked), never a panic, and
 //! nothing half-written left looking complete.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

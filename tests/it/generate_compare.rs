@@ -1,6 +1,6 @@
 //! `scramble generate` and `scramble compare` end to end.
 
-mod common;
+use crate::common;
 
 use common::{cmd, corpus, seed, stdout_ok};
 use predicates::prelude::*;

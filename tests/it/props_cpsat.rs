@@ -1,6 +1,6 @@
 //! Property tests with the real CP-SAT solver on random planted puzzles.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use scramble::cpsat::CpSat;

@@ -3,7 +3,7 @@
 //! placement order, every CP model, the documented-exact symmetry
 //! formulations that apply and both exact counting methods must agree.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use scramble::backtrack::{Backtrack, Order};

@@ -1,6 +1,6 @@
 //! End-to-end tests of `scramble solve` with the real CP-SAT solver.
 
-mod common;
+use crate::common;
 
 use common::{cmd, seed, solve_json};
 use predicates::prelude::*;

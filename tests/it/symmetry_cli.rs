@@ -1,6 +1,6 @@
 //! End-to-end tests of `--symmetry`, `--equivalence` and `symmetry-report`.
 
-mod common;
+use crate::common;
 
 use common::{cmd, corpus, seed, solve_json, stdout_ok};
 use predicates::prelude::*;

@@ -1,7 +1,7 @@
 //! `scramble bench` end to end: rows, consistency, the summary, the plot,
 //! progress and bad input.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! expected.tsv, the same canonical sets as CP-SAT on random puzzles, the same
 //! symmetry semantics, and the CLI.
 
-mod common;
+use crate::common;
 
 use common::{cmd, corpus, seed, solve_json};
 use predicates::prelude::*;

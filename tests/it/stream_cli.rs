@@ -2,7 +2,7 @@
 //! as found, a summary last, a closed pipe ends quietly, Ctrl-C leaves
 //! every line intact and says the run was incomplete.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

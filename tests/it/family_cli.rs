@@ -2,7 +2,7 @@
 //! puzzles are solved and drawn, the 16x16 with its starter piece stops
 //! honestly at its time limit, bad input is refused with file and line.
 
-mod common;
+use crate::common;
 
 use predicates::prelude::*;
 

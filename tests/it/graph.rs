@@ -3,7 +3,7 @@
 //! 2x2 puzzles (planted, so with solutions, and random, often without), the
 //! theorem checked both ways, and the `graph` subcommand end to end.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! subset (a 2x2, 3x3 boards with and without identical tiles, many and few
 //! solutions, a 4x4) and on random planted puzzles.
 
-mod common;
+use crate::common;
 
 use std::sync::Mutex;
 

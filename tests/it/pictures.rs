@@ -2,7 +2,7 @@
 //! composition from tile images checked pixel by pixel, `solve --out` and its
 //! safety rules, and index.html loaded in headless Chromium.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

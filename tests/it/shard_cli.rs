@@ -4,7 +4,7 @@
 //! corpus, under both equivalences, as JSON, JSON Lines and counts; and
 //! the errors for shards that do not belong together.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

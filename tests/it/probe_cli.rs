@@ -1,7 +1,7 @@
 //! `scramble probe` through the command line: the first partial board at a
 //! depth, its nodes, honest ends (time limit, no such board), bad depths.
 
-mod common;
+use crate::common;
 
 use predicates::prelude::*;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! expected.tsv, and every symmetry-breaking formulation keeps exactly one
 //! solution per class (the same canonical sets as the full enumeration).
 
-mod common;
+use crate::common;
 
 use std::sync::Mutex;
 

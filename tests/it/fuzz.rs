@@ -8,9 +8,9 @@
 //! replay it.
 //!
 //! `bash scripts/test` runs 10,000 cases. The campaign (docs/reliability.md):
-//! `FUZZ_CASES=1000000 cargo test --release --test fuzz -- --nocapture`
+//! `FUZZ_CASES=1000000 cargo test --release --test it fuzz:: -- --nocapture`
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

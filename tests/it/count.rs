@@ -2,7 +2,7 @@
 //! every known count of the corpus and with each other on generated
 //! puzzles; the CLI reports methods, estimates and errors.
 
-mod common;
+use crate::common;
 
 use common::{cmd, corpus, stdout_ok};
 use predicates::prelude::*;

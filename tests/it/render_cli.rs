@@ -1,7 +1,7 @@
 //! `scramble render` end to end (pictures from the tile data); more in
-//! tests/pictures.rs.
+//! tests/it/pictures.rs.
 
-mod common;
+use crate::common;
 
 use common::{cmd, seed};
 use predicates::prelude::*;

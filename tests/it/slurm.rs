@@ -7,7 +7,7 @@
 //! Needs Debian's slurm-wlm and munge and root; skipped (saying why)
 //! without them, except under scripts/test, which installs them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

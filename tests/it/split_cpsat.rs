@@ -1,7 +1,7 @@
 //! The adaptive split: a subproblem whose solution pool fills, or that runs
 //! past its time slice, is split one cell deeper, and nothing is lost.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Bad input: a clear error naming the file and the place, exit code 2, no
 //! panic, nothing written.
 
-mod common;
+use crate::common;
 
 use common::cmd;
 use predicates::prelude::*;

@@ -1,0 +1,26 @@
+//! Every integration test in one binary: one link instead of one per file
+//! (docs/architecture.md, "Tests"). Each file below is one area of tests.
+
+mod backtrack;
+mod bench_cli;
+mod common;
+mod corpus_cpsat;
+mod count;
+mod family;
+mod family_cli;
+mod faults;
+mod fuzz;
+mod generate_compare;
+mod graph;
+mod input_errors;
+mod models_cpsat;
+mod pictures;
+mod probe_cli;
+mod props_cpsat;
+mod render_cli;
+mod shard_cli;
+mod slurm;
+mod solve_cli;
+mod split_cpsat;
+mod stream_cli;
+mod symmetry_cli;
