@@ -88,8 +88,12 @@ pub(super) fn run_method(
 
 /// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
 /// (absent, or made by the same count).
-pub(crate) fn check_checkpoint(path: &std::path::Path, puzzle: &Puzzle) -> Result<(), String> {
-    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::default().model_name())
+pub(crate) fn check_checkpoint(
+    path: &std::path::Path,
+    puzzle: &Puzzle,
+    order: Order,
+) -> Result<(), String> {
+    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(order).model_name())
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -113,7 +117,7 @@ fn by_enumeration(
     labellings: Option<u128>,
     options: &CountOptions,
 ) -> Result<Enumerated, String> {
-    let solver = Backtrack::default();
+    let solver = Backtrack::new(options.order);
     let mut o = SolveOptions {
         time_limit: options.time_limit,
         threads: options.threads,
@@ -163,8 +167,12 @@ fn by_enumeration(
         if let Some(e) = c.write_error.take() {
             return Err(e.to_string());
         }
+        let of = res
+            .stats
+            .units
+            .map_or(String::new(), |n| format!(" of {n}"));
         notes.push(format!(
-            "{} work units done, {skipped} of them in earlier runs",
+            "{}{of} work units done, {skipped} of them in earlier runs",
             c.done().count()
         ));
         // Every unit finished: the counts are the units' sums. Stopped:

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
-use crate::backtrack::Backtrack;
+use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
@@ -83,6 +83,9 @@ pub struct CountOptions {
     pub checkpoint: Option<PathBuf>,
     /// enumerate: count only this shard's work units.
     pub shard: Option<Shard>,
+    /// enumerate: the backtracker's placement order (work units, and so
+    /// checkpoints and shards, belong to one order).
+    pub order: Order,
 }
 
 impl Default for CountOptions {
@@ -98,6 +101,7 @@ impl Default for CountOptions {
             seed: 1,
             checkpoint: None,
             shard: None,
+            order: DEFAULT_ORDER,
         }
     }
 }
@@ -270,7 +274,7 @@ pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> Cou
         meta: Meta::new(
             shard,
             puzzle,
-            "count --method enumerate".into(),
+            format!("count --method enumerate --order {}", options.order.name()),
             Keep::Count,
             picture_weight,
         ),

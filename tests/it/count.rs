@@ -380,3 +380,64 @@ fn ctrl_c_stops_the_count_and_reports_what_was_found() {
     // The enumeration never ran, so its checkpoint was not written.
     assert!(!ck.exists());
 }
+
+/// `--order`: every placement order counts the same; a checkpoint belongs
+/// to the order that made it; the order is the enumeration's only.
+#[test]
+fn every_order_counts_the_same_and_keeps_its_checkpoint() {
+    let puzzle = corpus().join("crazy-sheep.yaml");
+    let counts = |order: &str| {
+        let out = stdout_ok(
+            &cmd()
+                .args([
+                    "count",
+                    "--method",
+                    "enumerate",
+                    "--format",
+                    "json",
+                    "--order",
+                    order,
+                ])
+                .arg(&puzzle)
+                .output()
+                .unwrap(),
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["counts"].clone()
+    };
+    let spiral = counts("spiral");
+    assert!(spiral["raw"].as_u64().unwrap() > 0, "{spiral}");
+    for order in ["row", "row-up", "frame", "constrained"] {
+        assert_eq!(counts(order), spiral, "{order}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("count.ckpt");
+    cmd()
+        .args([
+            "count",
+            "--method",
+            "enumerate",
+            "--order",
+            "row-up",
+            "--checkpoint",
+        ])
+        .arg(&ck)
+        .arg(&puzzle)
+        .assert()
+        .success();
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
+    assert_eq!(saved["search"], "row-up");
+    cmd()
+        .args(["count", "--method", "enumerate", "--checkpoint"])
+        .arg(&ck)
+        .arg(&puzzle)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("row-up"));
+    cmd()
+        .args(["count", "--method", "dp", "--order", "row"])
+        .arg(&puzzle)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--method enumerate"));
+}
