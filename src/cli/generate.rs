@@ -215,6 +215,10 @@ pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
         );
         write_file(path, text.as_bytes())?;
     }
-    println!("wrote {} puzzles to {}", names.len(), args.out.display());
+    print(&format!(
+        "wrote {} puzzles to {}\n",
+        names.len(),
+        args.out.display()
+    ))?;
     Ok(exit::OK)
 }

@@ -353,7 +353,7 @@ pub struct HintArgs {
 
 /// Load a puzzle (YAML, puzzle folder or piece file) and fix the pieces
 /// `--hint` names.
-pub(crate) fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
+pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
     let puzzle = Puzzle::load(path)?;
     if hints.hints.is_empty() {
         return Ok(puzzle);
@@ -380,9 +380,48 @@ fn load_all(paths: &[PathBuf], hints: &HintArgs) -> Result<Vec<(String, Puzzle)>
         .collect()
 }
 
-/// Print to standard output; a closed pipe (e.g. `| head`) is not an error
-/// worth a message.
+thread_local! {
+    /// Where [`print`] writes on this thread while [`run_captured`] runs.
+    static CAPTURE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run a command line (the arguments after the program name) exactly as
+/// the binary does, with what it prints to standard output returned instead:
+/// (exit code, output). For front ends in the same process (the Python
+/// package, python/); clap's own messages (`--help`, a bad option) are usage
+/// errors. The JSON Lines stream (`--format jsonl`) is refused: it writes as
+/// it goes.
+pub fn run_captured(args: &[String], stop: StopToken) -> Result<(u8, String), CliError> {
+    let argv = std::iter::once("scramble".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(|e| CliError::Usage(e.to_string()))?;
+    if args
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "jsonl")
+        || args.iter().any(|a| a == "--format=jsonl")
+    {
+        return Err(CliError::Usage(
+            "--format jsonl streams to standard output: use json here".into(),
+        ));
+    }
+    CAPTURE.with(|c| *c.borrow_mut() = Some(String::new()));
+    let result = run(cli, stop);
+    let out = CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    result.map(|code| (code, out))
+}
+
+/// Print to standard output (or to [`run_captured`]'s buffer); a closed
+/// pipe (e.g. `| head`) is not an error worth a message.
 fn print(text: &str) -> Result<(), CliError> {
+    let captured = CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+        Some(buf) => {
+            buf.push_str(text);
+            true
+        }
+        None => false,
+    });
+    if captured {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(stdout_error(&e)),

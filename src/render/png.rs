@@ -55,7 +55,7 @@ pub fn size_of(width: f32, height: f32) -> (u32, u32) {
 
 /// Rasterize an SVG (one of ours: no external files are read; images must
 /// be data URIs).
-pub(crate) fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
+pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
     let options = usvg::Options {
         font_family: FAMILY.to_string(),
         fontdb: fonts(),

@@ -1,0 +1,212 @@
+"""The Python package against the CLI and the corpus (issue 33): install,
+solve, count, render, exceptions, the GIL and interruption. Run by
+scripts/test-python (and so by scripts/test)."""
+
+import json
+import sys
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import scramble
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = ROOT / "puzzles" / "3x3-original"
+CORPUS = ROOT / "puzzles" / "legespiel"
+E2 = ROOT / "puzzles" / "eternity2"
+CLI = ROOT / "target" / "release" / "scramble"
+
+
+def expected():
+    """Rows of the corpus' expected.tsv with every count known."""
+    rows = []
+    for line in (CORPUS / "expected.tsv").read_text().splitlines():
+        if line.startswith("#") or line.startswith("file\t") or not line.strip():
+            continue
+        f = line.split("\t")
+        if all(x.isdigit() for x in f[2:5]):
+            rows.append((f[0], int(f[2]), int(f[3]), int(f[4])))
+    return rows
+
+
+def without_times(d):
+    """A JSON report without what changes from run to run."""
+    if isinstance(d, dict):
+        return {
+            k: without_times(v)
+            for k, v in d.items()
+            if not (k.endswith("_s") or k in ("nodes_per_second", "branches", "conflicts"))
+        }
+    if isinstance(d, list):
+        return [without_times(x) for x in d]
+    return d
+
+
+def test_the_seed_puzzle_has_four_solutions_one_class():
+    r = scramble.load(SEED).solve()
+    assert r.complete and r.outcome == "complete"
+    assert r.counts == {"raw": 4, "classes": 1, "pictures": 1}
+    assert r.solutions == [[[(1, 1), (9, 3), (7, 2)], [(4, 2), (5, 3), (3, 2)], [(8, 0), (6, 3), (2, 2)]]]
+    assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("options", [["--solver", "backtrack", "--all"], ["--model", "table"], []])
+def test_a_solve_reports_what_the_cli_reports(options):
+    """The same command line through Python and through the binary: the
+    same report, apart from times and solver statistics."""
+    cli = subprocess.run(
+        [str(CLI), "solve", str(SEED), "--format", "json", *options],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    code, out = scramble.run("solve", str(SEED), "--format", "json", *options)
+    assert code == 0
+    ours, theirs = without_times(json.loads(out)), without_times(json.loads(cli.stdout))
+    ours.pop("solver_stats", None)
+    theirs.pop("solver_stats", None)
+    assert ours == theirs
+
+
+def test_keyword_options_are_the_cli_options():
+    p = scramble.load(SEED)
+    r = p.solve(solver="backtrack", order="row", all=True, threads=1, time_limit=30)
+    assert r.data["solver"] == "backtrack" and r.data["model"] == "row"
+    assert len(r.solutions) == 1 and len(r.raw_solutions) == 4
+    assert p.solve(model=["boolean"]).data["model"] == "boolean"
+
+
+def test_every_corpus_count_matches_expected_tsv():
+    rows = expected()
+    assert len(rows) > 80
+    for name, raw, classes, pictures in rows:
+        c = scramble.load(CORPUS / name).count(method="enumerate", threads=2)
+        assert c.counts == {"raw": raw, "classes": classes, "pictures": pictures}, name
+
+
+def test_solvers_agree_on_some_corpus_puzzles():
+    for name, raw, classes, pictures in expected()[:12]:
+        p = scramble.load(CORPUS / name)
+        for opts in ({"solver": "backtrack"}, {"solver": "cp-sat", "model": "edge"}):
+            r = p.solve(**opts)
+            assert r.counts == {"raw": raw, "classes": classes, "pictures": pictures}, (name, opts)
+
+
+def test_family_puzzles_and_hints_load_and_solve():
+    clue = scramble.load(E2 / "clue1.txt")
+    r = clue.solve(solver="backtrack", limit=1)
+    assert r.counts["classes"] >= 1
+    board = r.solutions[0]
+    assert (r.data["rows"], r.data["cols"]) == (6, 6)
+    assert len(board) == 6 and all(len(row) == 6 for row in board)
+    assert clue.svg(board).startswith("<svg")
+    hinted = scramble.load(E2 / "eternity2.txt", hints=["eternity2"])
+    assert hinted.hints == ["eternity2"]
+
+
+def test_generate_makes_solvable_puzzles(tmp_path):
+    ps = scramble.generate(tmp_path, size=3, motifs=4, count=2, seed=5)
+    assert len(ps) == 2
+    for p in ps:
+        assert p.solve(solver="backtrack").counts["raw"] > 0
+
+
+def test_pictures_for_jupyter_and_png():
+    p = scramble.load(SEED)
+    assert p._repr_svg_().startswith("<svg")
+    r = p.solve()
+    svg = r._repr_svg_()
+    assert svg.startswith("<svg") and svg == p.svg(r.solutions[0])
+    png = r.png()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert p.png()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_errors_are_typed_and_carry_the_cli_messages(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("1: [[a, +], [b, -], [c, +]]\n")
+    with pytest.raises(scramble.InputError) as e:
+        scramble.load(bad)
+    assert "bad.yaml:1:" in str(e.value) and "4 edges" in str(e.value)
+    with pytest.raises(scramble.InputError, match="no-such-file"):
+        scramble.load(tmp_path / "no-such-file.yaml")
+    with pytest.raises(scramble.InputError, match="invalid value 'nope'"):
+        scramble.load(SEED).solve(solver="nope")
+    with pytest.raises(scramble.InputError, match="rows"):
+        scramble.load(SEED).svg([[(1, 0)]])
+    with pytest.raises(scramble.InputError, match="tile 99"):
+        scramble.load(SEED).svg([[(99, 0)] * 3] * 3)
+    assert issubclass(scramble.InputError, scramble.ScrambleError)
+    assert issubclass(scramble.SolverError, scramble.ScrambleError)
+    # The same message as the binary's (which prefixes "error: ").
+    cli = subprocess.run([str(CLI), "solve", str(bad)], capture_output=True, text=True)
+    assert cli.returncode == 2
+    with pytest.raises(scramble.InputError) as e:
+        scramble.load(bad).solve()
+    assert cli.stderr.strip() == f"error: {e.value}"
+
+
+def test_a_missing_runtime_is_a_solver_error(tmp_path, monkeypatch):
+    """In a fresh process: SCRAMBLE_CPSAT_LIB naming nothing."""
+    env = dict(os.environ, SCRAMBLE_CPSAT_LIB=str(tmp_path / "missing.so"))
+    code = (
+        "import scramble\n"
+        f"try:\n    scramble.load({str(SEED)!r}).solve()\n"
+        "except scramble.SolverError as e:\n    print('SolverError', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.startswith("SolverError") and "missing.so" in out.stdout, out
+
+
+def test_the_gil_is_released_while_searching():
+    """Another Python thread keeps running during a one-second search."""
+    ticks = 0
+    done = threading.Event()
+
+    def tick():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    try:
+        r = scramble.load(E2 / "eternity2.txt").solve(solver="backtrack", time_limit=1, threads=1)
+    finally:
+        done.set()
+        t.join()
+    assert r.outcome.startswith("incomplete")
+    assert ticks > 100, ticks
+
+
+def test_ctrl_c_stops_the_search_cleanly():
+    """SIGINT during an endless search: KeyboardInterrupt soon after, and the
+    process can solve again."""
+    p = scramble.load(E2 / "eternity2.txt")
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        p.solve(solver="backtrack", threads=2)
+    took = time.monotonic() - start
+    assert took < 10, took
+    assert threading.active_count() == 1
+    assert scramble.load(SEED).solve().counts["raw"] == 4
+
+
+def test_cp_sat_runs_beside_ortools_own_python_api():
+    """A notebook imports OR-Tools' CP-SAT too: both use one library."""
+    from ortools.sat.python import cp_model
+
+    m = cp_model.CpModel()
+    x = m.new_int_var(0, 3, "x")
+    m.add(x == 2)
+    s = cp_model.CpSolver()
+    assert s.solve(m) == cp_model.OPTIMAL
+    assert scramble.load(SEED).solve(model=["table"]).counts["raw"] == 4
