@@ -10,6 +10,7 @@ mod count;
 mod generate;
 mod graph;
 mod merge;
+mod model;
 mod probe;
 mod render;
 mod solve;
@@ -22,6 +23,7 @@ pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
 pub use merge::MergeArgs;
+pub use model::ModelArgs;
 pub use probe::ProbeArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
@@ -101,6 +103,9 @@ pub enum Command {
     /// N cells of a placement order filled, the nodes and the node rate
     /// (exit 1 if stopped by the time limit or Ctrl-C first).
     Probe(ProbeArgs),
+    /// Print the CP model CP-SAT would get (protobuf text format, variables
+    /// named), without solving.
+    Model(ModelArgs),
     /// Join the outputs of sharded runs (`--shard I/N`, e.g. a Slurm job
     /// array) into what one unsharded run prints; exit 1 if a shard is
     /// missing or stopped early.
@@ -328,6 +333,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Bench(args) => bench::run(&args, stop),
         Command::Merge(args) => merge::run(&args),
         Command::Probe(args) => probe::run(&args, stop),
+        Command::Model(args) => model::run(&args),
     }
 }
 

@@ -450,3 +450,58 @@ fn split_with_the_backtracker_is_a_usage_error() {
             "--split applies to --solver cp-sat only",
         ));
 }
+
+/// `scramble model`: the model a solve would dump, without solving (and
+/// without the CP-SAT runtime); `--full-tree` leaves out the turn reduction.
+#[test]
+fn model_prints_what_dump_model_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("model.pbtxt");
+    let mut solve = cmd();
+    solve.args([
+        "solve",
+        seed().to_str().unwrap(),
+        "--model",
+        "table",
+        "--dump-model",
+    ]);
+    solve.arg(&file);
+    if common::has_cpsat() {
+        solve.assert().success();
+        let printed = cmd()
+            .args(["model", seed().to_str().unwrap(), "--model", "table"])
+            .output()
+            .unwrap();
+        assert!(printed.status.success());
+        assert_eq!(
+            String::from_utf8(printed.stdout).unwrap(),
+            std::fs::read_to_string(&file).unwrap()
+        );
+    }
+    let full = dir.path().join("full.pbtxt");
+    cmd()
+        .args([
+            "model",
+            seed().to_str().unwrap(),
+            "--full-tree",
+            "--symmetry",
+            "lex",
+            "--out",
+        ])
+        .arg(&full)
+        .env("SCRAMBLE_CPSAT_LIB", dir.path().join("missing.so"))
+        .assert()
+        .success()
+        .stdout("");
+    let text = std::fs::read_to_string(&full).unwrap();
+    assert!(text.contains("variables { name: \"tile_1_1\" domain: [1, 9] }"));
+    cmd()
+        .args(["model", seed().to_str().unwrap(), "--symmetry", "nonsense"])
+        .assert()
+        .code(2);
+    cmd()
+        .args(["model", "no-such-puzzle.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-puzzle.yaml"));
+}

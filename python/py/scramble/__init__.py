@@ -32,6 +32,7 @@ __all__ = [
     "Puzzle",
     "Result",
     "CountResult",
+    "CpModelOf",
     "load",
     "generate",
     "run",
@@ -109,6 +110,20 @@ class Puzzle:
         threads, checkpoint, ...)."""
         code, out = run("count", *self._args(), "--format", "json", *_flags(options))
         return CountResult(json.loads(out), code)
+
+    def cp_model(self, model: str = "edge", symmetry: str = "none", full_tree: bool = True) -> "CpModelOf":
+        """The CP model scramble gives CP-SAT (``scramble model``), as an
+        OR-Tools ``CpModel`` with handles to its variables. ``full_tree``
+        (the default) leaves out the turn reduction, so the model has every
+        labelled solution; add constraints with OR-Tools' own API."""
+        from ortools.sat.python import cp_model as ortools_cp_model
+
+        flags = ["--model", model, "--symmetry", symmetry] + (["--full-tree"] if full_tree else [])
+        _, text = run("model", *self._args(), *flags)
+        m = ortools_cp_model.CpModel()
+        if not m.proto.parse_text_format(text):
+            raise ScrambleError("OR-Tools could not parse scramble's model text")
+        return CpModelOf(m)
 
     def svg(self, board: Optional[Board] = None) -> str:
         """The tiles (or ``board``, rows of (tile, rotation)) as SVG."""
@@ -212,3 +227,27 @@ class CountResult:
 
     def __repr__(self) -> str:
         return f"<scramble.CountResult {self.data['puzzle']}: {self.counts}>"
+
+
+class CpModelOf:
+    """An OR-Tools ``CpModel`` of a puzzle, with its variables by name:
+    ``tile[(i, j)]`` and ``rotation[(i, j)]`` per cell ((i, j) 1-based, row
+    i from the top), and every variable of the encoding in ``variables``
+    (``h_1_1``, ... as ``scramble model`` names them; docs/model.md)."""
+
+    def __init__(self, model: Any):
+        self.model = model
+        self.variables: Dict[str, Any] = {}
+        for k, v in enumerate(model.proto.variables):
+            if v.name:
+                self.variables[v.name] = model.get_int_var_from_proto_index(k)
+        self.tile: Dict[Tuple[int, int], Any] = {}
+        self.rotation: Dict[Tuple[int, int], Any] = {}
+        for name, var in self.variables.items():
+            kind, _, cell = name.partition("_")
+            parts = cell.split("_")
+            if kind in ("tile", "rotation") and len(parts) == 2 and all(p.isdigit() for p in parts):
+                getattr(self, kind)[(int(parts[0]), int(parts[1]))] = var
+
+    def __repr__(self) -> str:
+        return f"<scramble.CpModelOf {len(self.variables)} named variables, {len(self.model.proto.constraints)} constraints>"
