@@ -58,9 +58,7 @@ fn to_py(e: CliError) -> PyErr {
 #[pyfunction]
 fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
     let stop = StopToken::new();
-    let (tx, rx) = std::sync::mpsc::channel();
-    // Waited on without the GIL, from this thread only.
-    let rx = std::sync::Mutex::new(rx);
+    let (tx, mut rx) = std::sync::mpsc::channel();
     let worker = {
         let stop = stop.clone();
         std::thread::spawn(move || {
@@ -68,10 +66,11 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
         })
     };
     loop {
-        match py.detach(|| {
-            let rx = rx.lock().unwrap_or_else(|e| e.into_inner());
-            rx.recv_timeout(Duration::from_millis(50))
-        }) {
+        // The receiver goes into the GIL-free wait and comes back out (it
+        // is not Sync, so it cannot be borrowed there).
+        let (got, back) = py.detach(move || (rx.recv_timeout(Duration::from_millis(50)), rx));
+        rx = back;
+        match got {
             Ok(result) => {
                 let _ = worker.join();
                 return result.map_err(to_py);

@@ -137,6 +137,8 @@ def test_errors_are_typed_and_carry_the_cli_messages(tmp_path):
         scramble.load(tmp_path / "no-such-file.yaml")
     with pytest.raises(scramble.InputError, match="invalid value 'nope'"):
         scramble.load(SEED).solve(solver="nope")
+    with pytest.raises(scramble.InputError, match="jsonl streams"):
+        scramble.run("solve", str(SEED), "--format", "jsonl")
     with pytest.raises(scramble.InputError, match="rows"):
         scramble.load(SEED).svg([[(1, 0)]])
     with pytest.raises(scramble.InputError, match="tile 99"):

@@ -400,11 +400,7 @@ thread_local! {
 pub fn run_captured(args: &[String], stop: StopToken) -> Result<(u8, String), CliError> {
     let argv = std::iter::once("scramble".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| CliError::Usage(e.to_string()))?;
-    if args
-        .windows(2)
-        .any(|w| w[0] == "--format" && w[1] == "jsonl")
-        || args.iter().any(|a| a == "--format=jsonl")
-    {
+    if matches!(&cli.command, Command::Solve(a) if a.format == solve::Format::Jsonl) {
         return Err(CliError::Usage(
             "--format jsonl streams to standard output: use json here".into(),
         ));
