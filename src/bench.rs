@@ -231,7 +231,7 @@ pub fn run(
                     done += 1;
                     progress(&run, done, total);
                     bench.runs.push(run);
-                    if !r.outcome.is_complete() {
+                    if !r.outcome.is_complete() || solver.has_user_constraints() {
                         continue;
                     }
                     match &reference {

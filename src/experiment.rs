@@ -87,23 +87,45 @@ pub struct Row {
     pub contradicts_docs: bool,
 }
 
-/// Run every combination on one puzzle. The first combination must be `none`.
+/// A formulation of the user's own, reported beside the built-in ones: a
+/// solver whose model carries the user's constraints, solved with a
+/// built-in symmetry breaking (usually none).
+pub struct Own<'a> {
+    pub solver: &'a dyn Solver,
+    pub symmetry: Symmetry,
+    /// Its name in the report.
+    pub name: String,
+}
+
+/// Run every combination on one puzzle, then the user's formulation if
+/// given, each checked against the first. The first combination must be
+/// `none`.
 pub fn run(
     solver: &dyn Solver,
     puzzle: &Puzzle,
     label: &str,
     combinations: &[Symmetry],
     base: &SolveOptions,
+    own: Option<&Own>,
 ) -> Result<Vec<Row>, SolveError> {
     let mut rows = Vec::new();
     let mut reference: Option<(BTreeSet<Solution>, BTreeSet<Solution>, bool)> = None;
-    for sym in combinations {
-        let exact_for = sym.exact_for();
+    let own_run = own.map(|o| (o.solver, &o.symmetry, o.name.clone(), true));
+    let runs = combinations
+        .iter()
+        .map(|sym| (solver, sym, sym.name(), false))
+        .chain(own_run);
+    for (solver, sym, formulation, is_own) in runs {
+        let exact_for = if is_own { vec![] } else { sym.exact_for() };
         let documented_exact: Vec<&'static str> = exact_for.iter().map(|e| e.name()).collect();
         let mut row = Row {
             puzzle: label.to_string(),
-            model: solver.model_name(),
-            formulation: sym.name(),
+            model: if is_own {
+                own.map(|o| o.solver.model_name()).unwrap_or_default()
+            } else {
+                solver.model_name()
+            },
+            formulation,
             not_applicable: None,
             raw: 0,
             classes: 0,
@@ -132,7 +154,7 @@ pub fn run(
         };
         let r = solve::run(solver, puzzle, &options)?;
         let complete = r.outcome.is_complete();
-        if sym.is_none() {
+        if sym.is_none() && !is_own {
             reference = Some((
                 r.classes.iter().cloned().collect(),
                 r.pictures.iter().cloned().collect(),

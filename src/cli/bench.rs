@@ -35,6 +35,11 @@ pub struct BenchArgs {
     pub repeat: u32,
     #[command(flatten)]
     pub backtrack: BacktrackArgs,
+    /// With cp-sat: also run every CP model with these constraints
+    /// appended, as a model of its own (named MODEL+FILE) beside the plain
+    /// one (see `solve --constraints`).
+    #[command(flatten)]
+    pub constraints: ConstraintsArgs,
     /// Stop each run after S seconds (it then counts as incomplete).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
@@ -207,7 +212,23 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         ));
     }
     let cps = if kinds.contains(&SolverKind::CpSat) {
-        args.models.solvers(args.backtrack.full_tree)?
+        let plain = args.models.solvers(args.backtrack.full_tree)?;
+        match plain.first().map(|cp| args.constraints.load(cp)).transpose()? {
+            Some(Some(c)) => {
+                let mut both = Vec::new();
+                for cp in plain {
+                    let own = cp.clone().with_constraints(Some(c.clone()));
+                    both.push(cp);
+                    both.push(own);
+                }
+                both
+            }
+            _ => plain,
+        }
+    } else if args.constraints.constraints.is_some() {
+        return Err(CliError::Usage(
+            "--constraints applies to the cp-sat solver, which --solvers leaves out".into(),
+        ));
     } else {
         if !args.models.models.is_empty() {
             return Err(CliError::Usage(
@@ -231,6 +252,15 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     } else {
         args.symmetry.clone()
     };
+    // Constraints that name a variable some model lacks are refused before
+    // the first run.
+    for cp in cps.iter().filter(|cp| cp.constraints.is_some()) {
+        for (_, puzzle) in &puzzles {
+            for sym in symmetries.iter().filter(|s| s.check(puzzle).is_ok()) {
+                cp.check_constraints(puzzle, sym)?;
+            }
+        }
+    }
     let shard = args.shard.map(|s| s.resolve()).transpose()?;
     let mut plan = bench::Plan {
         puzzles: &puzzles,

@@ -211,6 +211,32 @@ impl ModelsArgs {
     }
 }
 
+/// `--constraints FILE`: the user's CP-SAT constraints (solve,
+/// symmetry-report, bench).
+#[derive(Debug, Args)]
+pub struct ConstraintsArgs {
+    /// Append the constraints in FILE to the CP model (CP-SAT only): a
+    /// `CpModelProto` fragment in protobuf text format whose `variables`
+    /// name the model's variables it uses (as `scramble model` prints
+    /// them) and declare new ones (docs/python.md, "Constraints of your
+    /// own"). The solve then searches every board turn (no turn reduction).
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+}
+
+impl ConstraintsArgs {
+    /// The file read and parsed with `cp`'s runtime, if one is given.
+    pub(crate) fn load(
+        &self,
+        cp: &CpSat,
+    ) -> Result<Option<std::sync::Arc<cpsat::UserConstraints>>, CliError> {
+        match &self.constraints {
+            Some(path) => Ok(Some(std::sync::Arc::new(cp.read_constraints(path)?))),
+            None => Ok(None),
+        }
+    }
+}
+
 /// Limits shared by the commands that solve.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -297,6 +323,8 @@ pub enum CliError {
     Solve(#[from] SolveError),
     #[error(transparent)]
     Merge(#[from] crate::merge::MergeError),
+    #[error(transparent)]
+    Constraints(#[from] cpsat::ConstraintsError),
 }
 
 impl CliError {
@@ -307,9 +335,13 @@ impl CliError {
             | CliError::Usage(_)
             | CliError::Folder(_)
             | CliError::Images(_)
-            | CliError::Merge(_) => exit::INPUT,
+            | CliError::Merge(_)
+            | CliError::Constraints(_) => exit::INPUT,
             CliError::Solve(
-                SolveError::Symmetry(_) | SolveError::TooLarge(_) | SolveError::Unsupported(_),
+                SolveError::Symmetry(_)
+                | SolveError::TooLarge(_)
+                | SolveError::Unsupported(_)
+                | SolveError::Constraints(_),
             ) => exit::INPUT,
             CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
                 exit::INPUT

@@ -56,6 +56,8 @@ pub struct SolveArgs {
     /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
     #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
     pub model: Choice,
+    #[command(flatten)]
+    pub constraints: ConstraintsArgs,
     /// Write the CP model (protobuf text format) to FILE before solving.
     #[arg(long, value_name = "FILE")]
     pub dump_model: Option<PathBuf>,
@@ -104,10 +106,13 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
         Some("--out draws one run's solutions: draw the merged result instead")
     } else if args.split.is_some() {
         Some("a shard's work units are its split: leave out --split")
-    } else if !args.symmetry.is_none() || args.backtrack.full_tree {
+    } else if !args.symmetry.is_none()
+        || args.backtrack.full_tree
+        || args.constraints.constraints.is_some()
+    {
         Some(
             "shards count classes that lie in one shard each: only with the solver's own \
-             turn reduction (no --symmetry, no --full-tree)",
+             turn reduction (no --symmetry, --full-tree or --constraints)",
         )
     } else {
         None
@@ -142,16 +147,6 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         None => None,
     };
-    if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(
-            &puzzle,
-            args.model,
-            &args.symmetry,
-            args.backtrack.full_tree,
-        )
-        .map_err(SolveError::from)?;
-        write_file(path, text.as_bytes())?;
-    }
     let solver: Box<dyn crate::solve::Solver> = match args.solver {
         SolverKind::CpSat => {
             if args.backtrack.order.is_some() {
@@ -159,11 +154,18 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                     "--order applies to --solver backtrack only".into(),
                 ));
             }
-            Box::new(
-                CpSat::new()?
-                    .with_model(args.model)
-                    .with_full_tree(args.backtrack.full_tree),
-            )
+            let cp = CpSat::new()?
+                .with_model(args.model)
+                .with_full_tree(args.backtrack.full_tree);
+            let constraints = args.constraints.load(&cp)?;
+            let cp = cp.with_constraints(constraints);
+            cp.check_constraints(&puzzle, &args.symmetry)?;
+            Box::new(cp)
+        }
+        _ if args.constraints.constraints.is_some() => {
+            return Err(CliError::Usage(
+                "--constraints applies to --solver cp-sat only".into(),
+            ));
         }
         SolverKind::Backtrack => {
             if args.split.is_some() {
@@ -182,6 +184,16 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             Box::new(crate::graph::GraphSolver)
         }
     };
+    if let Some(path) = &args.dump_model {
+        let text = cpsat::model_text(
+            &puzzle,
+            args.model,
+            &args.symmetry,
+            args.backtrack.full_tree,
+        )
+        .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
+    }
     let options = SolveOptions {
         split: args.split.unwrap_or(Split::Auto),
         symmetry: args.symmetry.clone(),

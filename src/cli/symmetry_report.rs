@@ -17,6 +17,13 @@ pub struct ReportArgs {
     pub format: ReportFormat,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub constraints: ConstraintsArgs,
+    /// With --constraints: the built-in symmetry breaking the constraints
+    /// are added to (default none), as `scramble model --symmetry` and the
+    /// Python package's `cp_model(symmetry=...)` build it.
+    #[arg(long, value_name = "LIST", requires = "constraints")]
+    pub constraints_symmetry: Option<Symmetry>,
 }
 
 pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
@@ -24,16 +31,51 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     // The full tree: the `none` row is the plain model, the baseline every
     // formulation is compared with.
     let solvers = args.models.solvers(true)?;
+    // The user's formulation: the same backends with the constraints.
+    let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
+    let own: Vec<(CpSat, String)> = match solvers.first() {
+        Some(first) => match args.constraints.load(first)? {
+            Some(c) => {
+                let name = match own_symmetry.is_none() {
+                    true => format!("constraints:{}", c.label()),
+                    false => format!("{}+constraints:{}", own_symmetry.name(), c.label()),
+                };
+                solvers
+                    .iter()
+                    .map(|s| (s.clone().with_constraints(Some(c.clone())), name.clone()))
+                    .collect()
+            }
+            None => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    for (_, puzzle) in &puzzles {
+        for (cp, _) in &own {
+            if own_symmetry.check(puzzle).is_ok() {
+                cp.check_constraints(puzzle, &own_symmetry)?;
+            }
+        }
+    }
     let base = args.run.options(&stop);
     let combos = crate::symmetry::report_combinations();
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
-        for solver in &solvers {
+        for (k, solver) in solvers.iter().enumerate() {
             if stop.is_stopped() {
                 break 'puzzles;
             }
+            let own = own.get(k).map(|(cp, name)| crate::experiment::Own {
+                solver: cp,
+                symmetry: own_symmetry.clone(),
+                name: name.clone(),
+            });
             rows.extend(crate::experiment::run(
-                solver, puzzle, label, &combos, &base,
+                solver,
+                puzzle,
+                label,
+                &combos,
+                &base,
+                own.as_ref(),
             )?);
         }
     }

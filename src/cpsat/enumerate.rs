@@ -133,7 +133,12 @@ struct JobResult {
     /// The solution pool it had.
     pool: usize,
     ended: Ended,
+    /// Its solutions, over the model's own variables.
     solutions: Vec<Vec<i64>>,
+    /// How many solutions CP-SAT returned (more than `solutions` when the
+    /// user's variables take several values on one board): what fills the
+    /// pool.
+    pooled: usize,
     /// The slice it had (none without splitting or at depth 0).
     slice: Option<Duration>,
     /// The slice (not the global limit) was what stopped it.
@@ -212,6 +217,8 @@ pub struct Run<'a> {
     pub deadline: Option<Instant>,
     /// What each solution the model finds stands for.
     pub expansion: Expansion,
+    /// The user's constraints for this model, appended to its bytes.
+    pub user: Option<&'a super::constraints::Appended>,
 }
 
 impl Run<'_> {
@@ -223,7 +230,17 @@ impl Run<'_> {
             deadline: self.deadline,
             stopped: &stopped,
         };
-        super::encode_constraints(&self.model.constraints, &budget)
+        let mut bytes = super::encode_constraints(&self.model.constraints, &budget)?;
+        if let Some(user) = self.user {
+            bytes.extend_from_slice(&user.bytes);
+        }
+        Ok(bytes)
+    }
+
+    /// The variables of the model CP-SAT gets: the model's, then the
+    /// user's new ones.
+    pub(super) fn variables(&self) -> usize {
+        self.model.vars.len() + self.user.map_or(0, |u| u.new_variables)
     }
 }
 
@@ -278,6 +295,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
         options,
         deadline,
         expansion,
+        ..
     } = *run;
     let constraints = match run.encode_constraints() {
         Ok(bytes) => bytes,
@@ -442,7 +460,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
             if !matches!(r.ended, Ended::Skipped) {
                 *stats.subproblems.as_mut().unwrap() += 1;
             }
-            let full = r.solutions.len() >= r.pool;
+            let full = r.pooled >= r.pool;
             // Split subproblems that ran their course tell their depth's
             // slice how fast solutions come (not the whole model's try).
             if let Some(slice) = r.slice
@@ -455,7 +473,7 @@ pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<Solve
                     r.job.depth(),
                     Outcome {
                         slice,
-                        found: r.solutions.len(),
+                        found: r.pooled,
                         pool: r.pool,
                         slice_expired: r.slice_expired,
                     },
@@ -720,6 +738,7 @@ impl Shared<'_> {
             pool,
             ended: Ended::Skipped,
             solutions: vec![],
+            pooled: 0,
             slice: None,
             slice_expired: false,
             at_ceiling: false,
@@ -806,14 +825,22 @@ impl Shared<'_> {
             sizes[depth] = sizes[depth].max(size);
         }
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
-        let mut solutions: BTreeSet<Vec<i64>> = response
+        // Each solution over the model's own variables: the user's new
+        // variables may take several values on one board, which is still
+        // one board.
+        let own = self.model.vars.len();
+        let pooled = response.additional_solutions.len();
+        let solutions: BTreeSet<Vec<i64>> = response
             .additional_solutions
             .into_iter()
             .map(|s| s.values)
+            .chain((!response.solution.is_empty()).then_some(response.solution))
+            .map(|mut values| {
+                values.truncate(own);
+                values
+            })
             .collect();
-        if !response.solution.is_empty() {
-            solutions.insert(response.solution);
-        }
+        let pooled = pooled.max(solutions.len());
         let ended = match status {
             CpSolverStatus::Optimal | CpSolverStatus::Infeasible => Ended::Complete,
             CpSolverStatus::Feasible | CpSolverStatus::Unknown => Ended::Stopped,
@@ -828,6 +855,7 @@ impl Shared<'_> {
             pool,
             ended,
             solutions: solutions.into_iter().collect(),
+            pooled,
             slice,
             slice_expired: slice_binds && !at_ceiling,
             at_ceiling,

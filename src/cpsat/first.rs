@@ -43,7 +43,7 @@ pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun
     };
     let variables = super::encode_variables(&puzzle.name, &model.vars);
     let mut forbidden = Forbidden {
-        first_var: model.vars.len(),
+        first_var: run.variables(),
         vars: vec![],
         constraints: vec![],
     };

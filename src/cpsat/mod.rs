@@ -5,6 +5,7 @@
 //! Nothing outside this module sees protobuf or FFI.
 
 mod ceiling;
+mod constraints;
 mod enumerate;
 mod first;
 pub use enumerate::Limits;
@@ -13,6 +14,8 @@ mod runtime;
 mod slices;
 mod text;
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use prost::Message;
@@ -27,6 +30,7 @@ use crate::symmetry::{
     Symmetry, labellings_per_picture, picture_representative, turn_representative,
 };
 
+pub use constraints::{ConstraintsError, UserConstraints};
 pub use enumerate::Expansion;
 
 pub use runtime::{PINNED_VERSION, RuntimeError};
@@ -47,6 +51,9 @@ pub struct CpSat {
     pub full_tree: bool,
     /// When subproblems are split (pool size, time slice).
     pub limits: enumerate::Limits,
+    /// The user's constraints, appended to every model (`--constraints`);
+    /// they turn the turn reduction off, as `full_tree` does.
+    pub constraints: Option<Arc<UserConstraints>>,
 }
 
 impl CpSat {
@@ -58,9 +65,61 @@ impl CpSat {
             encoding: Choice::default(),
             full_tree: false,
             limits: enumerate::Limits::default(),
+            constraints: None,
         })
     }
 
+    /// The same backend, appending `constraints` to every model.
+    pub fn with_constraints(self, constraints: Option<Arc<UserConstraints>>) -> CpSat {
+        CpSat {
+            constraints,
+            ..self
+        }
+    }
+
+    /// Read a constraint file (`--constraints`) with this runtime's schema.
+    pub fn read_constraints(&self, path: &Path) -> Result<UserConstraints, ConstraintsError> {
+        UserConstraints::load(self.rt, path)
+    }
+
+    /// Parse constraints given as text (`origin` names them in errors).
+    pub fn parse_constraints(
+        &self,
+        origin: &str,
+        text: &str,
+    ) -> Result<UserConstraints, ConstraintsError> {
+        UserConstraints::parse(self.rt, origin, text)
+    }
+
+    /// Whether this backend's constraints fit the model it would build for
+    /// `puzzle` with `symmetry` (every variable they name exists): the
+    /// check a front end makes before solving, so a wrong name is an input
+    /// error with its line.
+    pub fn check_constraints(
+        &self,
+        puzzle: &Puzzle,
+        symmetry: &Symmetry,
+    ) -> Result<(), SolveError> {
+        let Some(c) = &self.constraints else {
+            return Ok(());
+        };
+        let (model, _) = model_for(
+            puzzle,
+            self.encoding,
+            symmetry,
+            true,
+            false,
+            &Budget::unlimited(),
+        )?;
+        c.append_to(&model.vars, model.constraints.len())
+            .map(drop)
+            .map_err(|e| SolveError::Constraints(e.to_string()))
+    }
+
+    /// Whether a solve searches every board turn.
+    fn searches_full_tree(&self) -> bool {
+        self.full_tree || self.constraints.is_some()
+    }
     /// The same backend with another encoding.
     pub fn with_model(self, encoding: Choice) -> CpSat {
         CpSat { encoding, ..self }
@@ -126,18 +185,31 @@ impl Solver for CpSat {
         self.rt.version.clone()
     }
     fn model_name(&self) -> String {
-        self.encoding.name().into()
+        match &self.constraints {
+            Some(c) => format!("{}+{}", self.encoding.name(), c.label()),
+            None => self.encoding.name().into(),
+        }
+    }
+    fn has_user_constraints(&self) -> bool {
+        self.constraints.is_some()
     }
     fn model_size(&self, puzzle: &Puzzle, symmetry: &Symmetry) -> Option<model::Size> {
         let built = model_for(
             puzzle,
             self.encoding,
             symmetry,
-            self.full_tree,
+            self.searches_full_tree(),
             every_board_takes_pictures(puzzle),
             &Budget::unlimited(),
         );
-        built.ok().map(|(m, _)| m.size())
+        let (m, _) = built.ok()?;
+        let mut size = m.size();
+        if let Some(c) = &self.constraints {
+            let user = c.append_to(&m.vars, m.constraints.len()).ok()?;
+            size.variables += user.new_variables as u64;
+            size.constraints += user.constraints as u64;
+        }
+        Some(size)
     }
     fn enumerate(
         &self,
@@ -156,7 +228,7 @@ impl Solver for CpSat {
             puzzle,
             self.encoding,
             &options.symmetry,
-            self.full_tree,
+            self.searches_full_tree(),
             takes_pictures(puzzle, options),
             &budget,
         );
@@ -164,6 +236,13 @@ impl Solver for CpSat {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
             Err(e) => return Ok(stopped_while_building(&e)),
+        };
+        let user = match &self.constraints {
+            Some(c) => Some(
+                c.append_to(&model.vars, model.constraints.len())
+                    .map_err(|e| SolveError::Constraints(e.to_string()))?,
+            ),
+            None => None,
         };
         let mut limits = self.limits;
         if limits.whole_slice == enumerate::WHOLE_SLICE {
@@ -180,6 +259,7 @@ impl Solver for CpSat {
             options,
             deadline,
             expansion,
+            user: user.as_ref(),
         };
         let build_time = start.elapsed().as_secs_f64();
         // A solve an earlier run gave up on may still hold its memory: wait

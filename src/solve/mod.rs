@@ -287,6 +287,9 @@ pub enum SolveError {
     /// The puzzle is beyond what the solver handles (an input error).
     #[error("{0}")]
     TooLarge(String),
+    /// User constraints that do not fit the model (an input error).
+    #[error("{0}")]
+    Constraints(String),
     #[error("the solver returned an assignment that is not a solution ({reason}):\n{}", .solution.to_seed_text())]
     Unverified {
         solution: Solution,
@@ -308,6 +311,13 @@ pub trait Solver {
     /// Whether it never reports a labelled solution twice in one run (the
     /// collector then need not remember boards to count them).
     fn exact_reports(&self) -> bool {
+        false
+    }
+    /// Whether its model carries constraints of the user's
+    /// (`--constraints`), which may remove solutions as a symmetry
+    /// breaking does: a bench does not hold its runs against the other
+    /// solvers' (`symmetry-report` gives their verdict).
+    fn has_user_constraints(&self) -> bool {
         false
     }
     /// The size of the model it would solve, if it solves a model.
