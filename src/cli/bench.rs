@@ -213,7 +213,11 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let cps = if kinds.contains(&SolverKind::CpSat) {
         let plain = args.models.solvers(args.backtrack.full_tree)?;
-        match plain.first().map(|cp| args.constraints.load(cp)).transpose()? {
+        match plain
+            .first()
+            .map(|cp| args.constraints.load(cp))
+            .transpose()?
+        {
             Some(Some(c)) => {
                 let mut both = Vec::new();
                 for cp in plain {

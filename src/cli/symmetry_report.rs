@@ -24,6 +24,10 @@ pub struct ReportArgs {
     /// Python package's `cp_model(symmetry=...)` build it.
     #[arg(long, value_name = "LIST", requires = "constraints")]
     pub constraints_symmetry: Option<Symmetry>,
+    /// With --constraints: run only the plain model (the reference) and the
+    /// constraints, not every built-in formulation.
+    #[arg(long, requires = "constraints")]
+    pub constraints_only: bool,
 }
 
 pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
@@ -57,7 +61,10 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         }
     }
     let base = args.run.options(&stop);
-    let combos = crate::symmetry::report_combinations();
+    let combos = match args.constraints_only {
+        true => vec![Symmetry::none()],
+        false => crate::symmetry::report_combinations(),
+    };
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
         for (k, solver) in solvers.iter().enumerate() {

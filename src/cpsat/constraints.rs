@@ -50,6 +50,9 @@ const VARIABLE_FIELDS: &[(&str, &str)] = &[
     ("CircuitConstraintProto", "literals"),
     ("RoutesConstraintProto", "literals"),
     ("ReservoirConstraintProto", "active_literals"),
+    ("ListOfVariablesProto", "vars"),
+    ("InverseConstraintProto", "f_direct"),
+    ("InverseConstraintProto", "f_inverse"),
 ];
 
 /// Fields that hold the index of an interval constraint.
@@ -173,10 +176,12 @@ impl UserConstraints {
                 Some(Value::List(d)) => d.iter().filter_map(Value::as_i64).collect(),
                 _ => Vec::new(),
             };
-            if domain.len() % 2 != 0 || domain.chunks(2).any(|p| p[0] > p[1]) {
+            if !domain.len().is_multiple_of(2) || domain.chunks(2).any(|p| p[0] > p[1]) {
                 return Err(err(
                     line,
-                    format!("variable {k} ({name:?}): a domain is pairs of bounds [lo, hi, ...] with lo <= hi"),
+                    format!(
+                        "variable {k} ({name:?}): a domain is pairs of bounds [lo, hi, ...] with lo <= hi"
+                    ),
                 ));
             }
             if !name.is_empty()
@@ -512,6 +517,161 @@ fn top_level_fields(text: &str) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpsat::runtime::runtime_for_tests;
+
+    /// Integer fields under ConstraintProto that hold numbers, not indices.
+    const NUMBER_FIELDS: &[&str] = &[
+        "LinearExpressionProto.coeffs",
+        "LinearExpressionProto.offset",
+        "LinearConstraintProto.coeffs",
+        "LinearConstraintProto.domain",
+        "ReservoirConstraintProto.min_level",
+        "ReservoirConstraintProto.max_level",
+        "RoutesConstraintProto.tails",
+        "RoutesConstraintProto.heads",
+        "RoutesConstraintProto.demands",
+        "RoutesConstraintProto.capacity",
+        "AutomatonConstraintProto.starting_state",
+        "AutomatonConstraintProto.final_states",
+        "AutomatonConstraintProto.transition_tail",
+        "AutomatonConstraintProto.transition_head",
+        "AutomatonConstraintProto.transition_label",
+        "TableConstraintProto.values",
+        "CircuitConstraintProto.tails",
+        "CircuitConstraintProto.heads",
+    ];
+
+    /// Every integer field a constraint can hold is classified: a variable
+    /// index, an interval index, or a number. A field this module does not
+    /// know (a new release of cp_model.proto) fails here, not silently.
+    #[test]
+    fn every_integer_field_of_a_constraint_is_classified() {
+        let Some(rt) = runtime_for_tests() else {
+            return;
+        };
+        let pool = pool(rt).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo = vec![message(pool, "ConstraintProto").unwrap()];
+        let mut unknown = Vec::new();
+        while let Some(m) = todo.pop() {
+            if !seen.insert(m.full_name().to_string()) {
+                continue;
+            }
+            for f in m.fields() {
+                use prost_reflect::Kind;
+                match f.kind() {
+                    Kind::Message(inner) => todo.push(inner),
+                    Kind::Int32 | Kind::Int64 | Kind::Sint32 | Kind::Sint64 => {
+                        let key = (m.name(), f.name());
+                        let known = VARIABLE_FIELDS.contains(&key)
+                            || INTERVAL_FIELDS.contains(&key)
+                            || NUMBER_FIELDS.contains(&format!("{}.{}", key.0, key.1).as_str());
+                        if !known {
+                            unknown.push(format!("{}.{}", key.0, key.1));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(unknown.is_empty(), "unclassified: {unknown:?}");
+    }
+
+    fn var(name: &str) -> IntVar {
+        IntVar {
+            name: name.into(),
+            domain: vec![(0, 3)],
+        }
+    }
+
+    #[test]
+    fn names_resolve_and_indices_move_to_the_models_numbering() {
+        let Some(rt) = runtime_for_tests() else {
+            return;
+        };
+        let text = r#"
+            variables { name: "rotation_2_2" }
+            variables { name: "x" domain: [0, 1] }
+            variables { name: "tile_1_1" domain: [1, 1] }
+            constraints {
+              enforcement_literal: [-2]
+              linear { vars: [0, 2] coeffs: [1, 1] domain: [2, 2] }
+            }
+            constraints { interval { start { offset: 0 } end { offset: 1 } size { offset: 1 } } }
+            constraints { no_overlap { intervals: [1] } }
+        "#;
+        let c = UserConstraints::parse(rt, "t.txt", text).unwrap();
+        assert_eq!(c.len(), 3);
+        let vars = [var("tile_1_1"), var("rotation_1_1"), var("rotation_2_2")];
+        let a = c.append_to(&vars, 10).unwrap();
+        assert_eq!(a.new_variables, 1);
+        // Three constraints and tile_1_1's restriction to [1, 1].
+        assert_eq!(a.constraints, 4);
+        let m = DynamicMessage::decode(c.model.clone(), a.bytes.as_slice()).unwrap();
+        let text = m.to_text_format();
+        // x is variable 3 (after the model's three); `not x` is -4.
+        assert!(
+            text.contains(r#"variables:[{name:"x",domain:[0,1]}]"#),
+            "{text}"
+        );
+        assert!(text.contains("enforcement_literal:[-4]"), "{text}");
+        assert!(text.contains("vars:[2,0]"), "{text}");
+        // The interval is the model's constraint 10 + 1.
+        assert!(text.contains("intervals:[11]"), "{text}");
+        assert!(
+            text.contains("linear{vars:[0],coeffs:[1],domain:[1,1]}"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_their_line() {
+        let Some(rt) = runtime_for_tests() else {
+            return;
+        };
+        let cases = [
+            (
+                "variables { name: \"a\" }\nconstraints { linear { vars: [1] } }",
+                2,
+                "uses variable 1",
+            ),
+            (
+                "\n\nconstraints { linear { varz: [0] } }",
+                3,
+                "not a CpModelProto",
+            ),
+            (
+                "variables { name: \"a\" }\n\nobjective { vars: [0] }",
+                3,
+                "`objective` cannot",
+            ),
+            (
+                "variables { name: \"a\" domain: [2, 1] }",
+                1,
+                "pairs of bounds",
+            ),
+            (
+                "variables { name: \"a\" }\nvariables { name: \"a\" }",
+                2,
+                "declared twice",
+            ),
+            (
+                "constraints { no_overlap { intervals: [3] } }",
+                1,
+                "uses interval 3",
+            ),
+        ];
+        for (text, line, message) in cases {
+            let e = UserConstraints::parse(rt, "f.txt", text).unwrap_err();
+            assert_eq!(e.line, Some(line), "{text}: {e}");
+            assert!(e.to_string().contains(message), "{text}: {e}");
+            assert!(e.to_string().starts_with(&format!("f.txt:{line}: ")), "{e}");
+        }
+        let c = UserConstraints::parse(rt, "f.txt", "\nvariables { name: \"tile_9_9\" }").unwrap();
+        let e = c.append_to(&[var("tile_1_1")], 1).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(e.message.contains("unknown variable \"tile_9_9\""), "{e}");
+    }
 
     #[test]
     fn top_level_fields_are_found_with_their_lines() {

@@ -173,7 +173,9 @@ fn cp_model_descriptor(lib: &libloading::Library) -> Result<Vec<u8>, String> {
     let (size, descriptor, filename) =
         unsafe { ((*table).size, (*table).descriptor, (*table).filename) };
     if !(1..=1 << 20).contains(&size) || descriptor.is_null() || filename.is_null() {
-        return Err(format!("{CP_MODEL_TABLE} does not look like a descriptor table"));
+        return Err(format!(
+            "{CP_MODEL_TABLE} does not look like a descriptor table"
+        ));
     }
     // SAFETY: `filename` is the NUL-terminated name of the table's file, a
     // string constant of the library (checked non-null above).

@@ -4,6 +4,7 @@
 mod backtrack;
 mod bench_cli;
 mod common;
+mod constraints_cli;
 mod corpus_cpsat;
 mod count;
 mod family;

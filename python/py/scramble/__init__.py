@@ -33,6 +33,7 @@ __all__ = [
     "Result",
     "CountResult",
     "CpModelOf",
+    "Report",
     "load",
     "generate",
     "run",
@@ -123,7 +124,7 @@ class Puzzle:
         m = ortools_cp_model.CpModel()
         if not m.proto.parse_text_format(text):
             raise ScrambleError("OR-Tools could not parse scramble's model text")
-        return CpModelOf(m)
+        return CpModelOf(m, self, model, symmetry, full_tree)
 
     def svg(self, board: Optional[Board] = None) -> str:
         """The tiles (or ``board``, rows of (tile, rotation)) as SVG."""
@@ -233,12 +234,27 @@ class CpModelOf:
     """An OR-Tools ``CpModel`` of a puzzle, with its variables by name:
     ``tile[(i, j)]`` and ``rotation[(i, j)]`` per cell ((i, j) 1-based, row
     i from the top), and every variable of the encoding in ``variables``
-    (``h_1_1``, ... as ``scramble model`` names them; docs/model.md)."""
+    (``h_1_1``, ... as ``scramble model`` names them; docs/model.md).
 
-    def __init__(self, model: Any):
+    Add constraints (and variables) with OR-Tools' API on ``model``, then
+    hand them back: :meth:`solve` enumerates every solution of the model
+    with scramble's split, collector and verification, :meth:`report` gives
+    the verdict against the plain model. Both send scramble what was added,
+    as ``--constraints`` does (:meth:`constraints_text`)."""
+
+    def __init__(self, model: Any, puzzle: Optional["Puzzle"] = None, encoding: str = "edge",
+                 symmetry: str = "none", full_tree: bool = True):
         self.model = model
+        self.puzzle = puzzle
+        self.encoding = encoding
+        self.symmetry = symmetry
+        self.full_tree = full_tree
+        proto = model.proto
+        # What scramble built, to tell the user's additions from it.
+        self._base_variables = [(v.name, list(v.domain)) for v in proto.variables]
+        self._base_constraints = [str(c) for c in proto.constraints]
         self.variables: Dict[str, Any] = {}
-        for k, v in enumerate(model.proto.variables):
+        for k, v in enumerate(proto.variables):
             if v.name:
                 self.variables[v.name] = model.get_int_var_from_proto_index(k)
         self.tile: Dict[Tuple[int, int], Any] = {}
@@ -249,5 +265,146 @@ class CpModelOf:
             if kind in ("tile", "rotation") and len(parts) == 2 and all(p.isdigit() for p in parts):
                 getattr(self, kind)[(int(parts[0]), int(parts[1]))] = var
 
+    def constraints_text(self) -> str:
+        """What was added to the model since scramble built it, as a
+        ``--constraints`` file: the model's variables by name (with a domain
+        where it was narrowed), the new variables, the new constraints."""
+        from ortools.sat.python import cp_model as ortools_cp_model
+
+        proto = self.model.proto
+        n, c = len(self._base_variables), len(self._base_constraints)
+        if len(proto.variables) < n or len(proto.constraints) < c or any(
+            str(proto.constraints[k]) != self._base_constraints[k] for k in range(c)
+        ):
+            raise InputError("the model's own variables or constraints were removed or changed: "
+                             "scramble takes added constraints only")
+        set_fields = [f for f in ("objective", "floating_point_objective", "solution_hint")
+                      if getattr(proto, "has_" + f)()]
+        set_fields += [f for f in ("assumptions", "search_strategy") if len(getattr(proto, f))]
+        if set_fields:
+            raise InputError(f"the model has `{set_fields[0]}` set: scramble enumerates every "
+                             "solution and takes added variables and constraints only")
+        base_names = {name for name, _ in self._base_variables}
+        fragment = ortools_cp_model.CpModel().proto
+        for k, v in enumerate(proto.variables):
+            out = fragment.variables.add()
+            if k < n:
+                name, domain = self._base_variables[k]
+                out.name = name
+                if list(v.domain) != domain:
+                    out.domain.extend(list(v.domain))
+            else:
+                if v.name in base_names:
+                    raise InputError(f"new variable {v.name!r} has the name of one of the "
+                                     "model's: give it another")
+                out.copy_from(v)
+        for k in range(c, len(proto.constraints)):
+            out = fragment.constraints.add()
+            out.copy_from(proto.constraints[k])
+            # Interval indices count the fragment's constraints only.
+            for kind, fields in (("no_overlap", ["intervals"]), ("cumulative", ["intervals"]),
+                                 ("no_overlap_2d", ["x_intervals", "y_intervals"])):
+                if getattr(out, "has_" + kind)():
+                    for f in fields:
+                        values = getattr(getattr(out, kind), f)
+                        for i in range(len(values)):
+                            values[i] = values[i] - c
+        return str(fragment)
+
+    def _with_constraints_file(self, call: Any) -> Any:
+        if self.puzzle is None:
+            raise ScrambleError("this model was not built by Puzzle.cp_model()")
+        if not self.full_tree:
+            raise InputError("scramble solves user constraints on the full-tree model: "
+                             "build it with cp_model(full_tree=True)")
+        text = self.constraints_text()
+        with tempfile.TemporaryDirectory(prefix="scramble-") as tmp:
+            path = Path(tmp) / "constraints.txt"
+            path.write_text(text)
+            return call(str(path))
+
+    def solve(self, **options: Any) -> "Result":
+        """Every solution of this model (with what was added), through
+        scramble's enumeration, as :meth:`Puzzle.solve` returns them."""
+        puzzle = self.puzzle
+        return self._with_constraints_file(lambda path: puzzle.solve(
+            model=self.encoding, symmetry=self.symmetry, constraints=path, **options))
+
+    def report(self, all_formulations: bool = False, **options: Any) -> "Report":
+        """The verdict of this model against the plain model (``scramble
+        symmetry-report --constraints``): every class kept exactly once,
+        or how many classes it loses and how many duplicates it keeps.
+        ``all_formulations=True`` adds the built-in formulations' rows."""
+        puzzle = self.puzzle
+
+        def call(path: str) -> "Report":
+            flags = ["--model", self.encoding, "--constraints", path,
+                     "--constraints-symmetry", self.symmetry, "--format", "json"]
+            if not all_formulations:
+                flags.append("--constraints-only")
+            code, out = run("symmetry-report", *puzzle._args(), *flags, *_flags(options))
+            return Report(json.loads(out), code)
+
+        return self._with_constraints_file(call)
+
     def __repr__(self) -> str:
         return f"<scramble.CpModelOf {len(self.variables)} named variables, {len(self.model.proto.constraints)} constraints>"
+
+
+def _verdict_text(v: Dict[str, Any]) -> str:
+    if v.get("verdict") == "exact":
+        return "exact"
+    if v.get("verdict") == "wrong":
+        parts = []
+        if v.get("lost"):
+            parts.append(f"loses {v['lost']} classes")
+        if v.get("duplicates"):
+            parts.append(f"keeps {v['duplicates']} duplicates")
+        return ", ".join(parts)
+    return "unknown (incomplete)"
+
+
+class Report:
+    """A ``symmetry-report``: ``rows`` as the CLI's JSON; ``own`` is the row
+    of the user's constraints; ``rotation`` and ``picture`` its verdicts as
+    text (``exact``, ``loses 2 classes``, ``keeps 3 duplicates``), ``lost``
+    and ``duplicates`` (under board turns) as numbers."""
+
+    def __init__(self, rows: List[Dict[str, Any]], exit_code: int):
+        self.rows = rows
+        self.exit_code = exit_code
+        own = [r for r in rows if "constraints:" in r["formulation"]]
+        self.own: Optional[Dict[str, Any]] = own[-1] if own else None
+
+    @property
+    def rotation(self) -> str:
+        return _verdict_text(self.own["rotation"]) if self.own else "unknown (incomplete)"
+
+    @property
+    def picture(self) -> str:
+        return _verdict_text(self.own["picture"]) if self.own else "unknown (incomplete)"
+
+    @property
+    def exact(self) -> bool:
+        return self.rotation == "exact"
+
+    @property
+    def lost(self) -> int:
+        return int(self.own["rotation"].get("lost", 0)) if self.own else 0
+
+    @property
+    def duplicates(self) -> int:
+        return int(self.own["rotation"].get("duplicates", 0)) if self.own else 0
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{h}</th>" for h in
+                       ("puzzle", "model", "formulation", "raw", "classes", "rotation", "picture"))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{c}</td>" for c in (
+                r["puzzle"], r["model"], r["formulation"], r["raw"], r["classes"],
+                _verdict_text(r["rotation"]), _verdict_text(r["picture"]))) + "</tr>"
+            for r in self.rows)
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+    def __repr__(self) -> str:
+        return f"<scramble.Report {self.own['formulation'] if self.own else '-'}: {self.rotation}>"
