@@ -311,7 +311,7 @@ class CpModelOf:
                             values[i] = values[i] - c
         return str(fragment)
 
-    def _with_constraints_file(self, call: Any) -> Any:
+    def _with_constraints_file(self, call: Any, name: str) -> Any:
         if self.puzzle is None:
             raise ScrambleError("this model was not built by Puzzle.cp_model()")
         if not self.full_tree:
@@ -319,22 +319,27 @@ class CpModelOf:
                              "build it with cp_model(full_tree=True)")
         text = self.constraints_text()
         with tempfile.TemporaryDirectory(prefix="scramble-") as tmp:
-            path = Path(tmp) / "constraints.txt"
+            if not name or "/" in name or name.startswith("."):
+                raise InputError(f"name {name!r}: give a plain file name (it labels the reports)")
+            path = Path(tmp) / f"{name}.txt"
             path.write_text(text)
             return call(str(path))
 
-    def solve(self, **options: Any) -> "Result":
+    def solve(self, name: str = "constraints", **options: Any) -> "Result":
         """Every solution of this model (with what was added), through
-        scramble's enumeration, as :meth:`Puzzle.solve` returns them."""
+        scramble's enumeration, as :meth:`Puzzle.solve` returns them;
+        ``name`` labels the model in the report (``edge+NAME.txt``)."""
         puzzle = self.puzzle
         return self._with_constraints_file(lambda path: puzzle.solve(
-            model=self.encoding, symmetry=self.symmetry, constraints=path, **options))
+            model=self.encoding, symmetry=self.symmetry, constraints=path, **options), name)
 
-    def report(self, all_formulations: bool = False, **options: Any) -> "Report":
+    def report(self, name: str = "constraints", all_formulations: bool = False,
+               **options: Any) -> "Report":
         """The verdict of this model against the plain model (``scramble
         symmetry-report --constraints``): every class kept exactly once,
         or how many classes it loses and how many duplicates it keeps.
-        ``all_formulations=True`` adds the built-in formulations' rows."""
+        ``all_formulations=True`` adds the built-in formulations' rows;
+        ``name`` labels the row (``constraints:NAME.txt``)."""
         puzzle = self.puzzle
 
         def call(path: str) -> "Report":
@@ -345,7 +350,7 @@ class CpModelOf:
             code, out = run("symmetry-report", *puzzle._args(), *flags, *_flags(options))
             return Report(json.loads(out), code)
 
-        return self._with_constraints_file(call)
+        return self._with_constraints_file(call, name)
 
     def __repr__(self) -> str:
         return f"<scramble.CpModelOf {len(self.variables)} named variables, {len(self.model.proto.constraints)} constraints>"
