@@ -147,6 +147,33 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         None => None,
     };
+    // The user's constraints, read and checked against the model before
+    // anything is written.
+    let constraints = match (&args.constraints.constraints, args.solver) {
+        (None, _) => None,
+        (Some(_), SolverKind::CpSat) => {
+            let cp = CpSat::new()?.with_model(args.model);
+            let c = args.constraints.load(&cp)?;
+            cp.with_constraints(c.clone())
+                .check_constraints(&puzzle, &args.symmetry)?;
+            c
+        }
+        (Some(_), _) => {
+            return Err(CliError::Usage(
+                "--constraints applies to --solver cp-sat only".into(),
+            ));
+        }
+    };
+    if let Some(path) = &args.dump_model {
+        let text = cpsat::model_text(
+            &puzzle,
+            args.model,
+            &args.symmetry,
+            args.backtrack.full_tree,
+        )
+        .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
+    }
     let solver: Box<dyn crate::solve::Solver> = match args.solver {
         SolverKind::CpSat => {
             if args.backtrack.order.is_some() {
@@ -154,18 +181,12 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                     "--order applies to --solver backtrack only".into(),
                 ));
             }
-            let cp = CpSat::new()?
-                .with_model(args.model)
-                .with_full_tree(args.backtrack.full_tree);
-            let constraints = args.constraints.load(&cp)?;
-            let cp = cp.with_constraints(constraints);
-            cp.check_constraints(&puzzle, &args.symmetry)?;
-            Box::new(cp)
-        }
-        _ if args.constraints.constraints.is_some() => {
-            return Err(CliError::Usage(
-                "--constraints applies to --solver cp-sat only".into(),
-            ));
+            Box::new(
+                CpSat::new()?
+                    .with_model(args.model)
+                    .with_full_tree(args.backtrack.full_tree)
+                    .with_constraints(constraints),
+            )
         }
         SolverKind::Backtrack => {
             if args.split.is_some() {
@@ -184,16 +205,6 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
             Box::new(crate::graph::GraphSolver)
         }
     };
-    if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(
-            &puzzle,
-            args.model,
-            &args.symmetry,
-            args.backtrack.full_tree,
-        )
-        .map_err(SolveError::from)?;
-        write_file(path, text.as_bytes())?;
-    }
     let options = SolveOptions {
         split: args.split.unwrap_or(Split::Auto),
         symmetry: args.symmetry.clone(),

@@ -22,6 +22,7 @@ use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMe
 use thiserror::Error;
 
 use super::runtime::Runtime;
+use super::text::{line_of, top_level_fields};
 use crate::model::IntVar;
 
 /// A user constraint file that cannot be used, with where.
@@ -433,87 +434,6 @@ fn remap(
     }
 }
 
-/// The 1-based line of byte `offset` in `text`.
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
-/// The top-level field names of a text-format message, in order, with
-/// their lines: an identifier outside every `{}`, `<>` and `[]` that a `:`,
-/// `{` or `<` follows (strings and `#` comments skipped).
-fn top_level_fields(text: &str) -> Vec<(String, usize)> {
-    // Tokens: identifiers (with their line) and single punctuation marks.
-    enum Token {
-        Word(String, usize),
-        Mark(char),
-    }
-    let mut tokens = Vec::new();
-    let mut line = 1;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => line += 1,
-            '#' => {
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        line += 1;
-                        break;
-                    }
-                }
-            }
-            '"' | '\'' => {
-                let mut escaped = false;
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        line += 1;
-                    }
-                    if escaped {
-                        escaped = false;
-                    } else if d == '\\' {
-                        escaped = true;
-                    } else if d == c {
-                        break;
-                    }
-                }
-                tokens.push(Token::Mark('"'));
-            }
-            c if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' => {
-                let mut word = String::from(c);
-                while let Some(&d) = chars.peek() {
-                    if d.is_alphanumeric() || d == '_' || d == '.' {
-                        word.push(d);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                tokens.push(Token::Word(word, line));
-            }
-            c if c.is_whitespace() => {}
-            c => tokens.push(Token::Mark(c)),
-        }
-    }
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    for (k, t) in tokens.iter().enumerate() {
-        match t {
-            Token::Mark('{' | '<' | '[') => depth += 1,
-            Token::Mark('}' | '>' | ']') => depth -= 1,
-            Token::Word(w, l) if depth == 0 => {
-                if let Some(Token::Mark(':' | '{' | '<')) = tokens.get(k + 1) {
-                    out.push((w.clone(), *l));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,27 +591,5 @@ mod tests {
         let e = c.append_to(&[var("tile_1_1")], 1).unwrap_err();
         assert_eq!(e.line, Some(2));
         assert!(e.message.contains("unknown variable \"tile_9_9\""), "{e}");
-    }
-
-    #[test]
-    fn top_level_fields_are_found_with_their_lines() {
-        let text = "name: \"x { y\"\n# constraints {\nvariables { name: \"a\" domain: [0, 1] }\nvariables <name: 'b'>\n\nconstraints {\n  linear { vars: 0 }\n}\nconstraints { bool_or { literals: [0, -2] } }";
-        let got = top_level_fields(text);
-        let want = [
-            ("name", 1),
-            ("variables", 3),
-            ("variables", 4),
-            ("constraints", 6),
-            ("constraints", 9),
-        ];
-        let got: Vec<(&str, usize)> = got.iter().map(|(w, l)| (w.as_str(), *l)).collect();
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn lines_count_from_one() {
-        assert_eq!(line_of("ab\ncd", 0), 1);
-        assert_eq!(line_of("ab\ncd", 3), 2);
-        assert_eq!(line_of("ab\ncd", 99), 2);
     }
 }

@@ -6,12 +6,15 @@
 
 mod ceiling;
 mod constraints;
+mod descriptor;
 mod enumerate;
 mod first;
+mod jobs;
 pub use enumerate::Limits;
 pub mod proto;
 mod runtime;
 mod slices;
+mod subproblem;
 mod text;
 
 use std::path::Path;

@@ -1,0 +1,242 @@
+//! One subproblem of an enumeration solved: its model (the prefix fixed,
+//! the range cut), its pool and slice, its response read.
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use prost::Message;
+
+use crate::model::Model;
+
+use super::ceiling::Watch;
+use super::enumerate::{Limits, pool_for};
+use super::jobs::{Job, intersect};
+use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
+use super::runtime::{Runtime, Waited};
+use super::slices::Slices;
+
+pub(super) enum Ended {
+    /// Searched to the end.
+    Complete,
+    /// Stopped by its time limit (slice or global) or an interrupt.
+    Stopped,
+    Invalid(String),
+    /// Not started: the enumeration was stopping.
+    Skipped,
+}
+
+pub(super) struct JobResult {
+    pub(super) job: Job,
+    /// The solution pool it had.
+    pub(super) pool: usize,
+    pub(super) ended: Ended,
+    /// Its solutions, over the model's own variables.
+    pub(super) solutions: Vec<Vec<i64>>,
+    /// How many solutions CP-SAT returned (more than `solutions` when the
+    /// user's variables take several values on one board): what fills the
+    /// pool.
+    pub(super) pooled: usize,
+    /// The slice it had (none without splitting or at depth 0).
+    pub(super) slice: Option<Duration>,
+    /// The slice (not the global limit) was what stopped it.
+    pub(super) slice_expired: bool,
+    /// It was stopped because the process passed the memory ceiling.
+    pub(super) at_ceiling: bool,
+    pub(super) branches: u64,
+    pub(super) conflicts: u64,
+    pub(super) wall_time: f64,
+}
+
+pub(super) struct Shared<'a> {
+    pub(super) rt: &'static Runtime,
+    /// The model's constraints, encoded once; each subproblem adds its
+    /// variables (with the prefix fixed) in front.
+    pub(super) constraints: Vec<u8>,
+    pub(super) base: &'a CpModelProto,
+    pub(super) model: &'a Model,
+    /// Solutions kept per subproblem at most (the limits' pool).
+    pub(super) pool: usize,
+    /// The largest search model a response told of, per depth (0 before
+    /// the first): a subproblem's pool is cut to fit the one of its depth,
+    /// or failing that of the nearest depth above ([`pool_for`]). Deeper
+    /// subproblems presolve to smaller models (the-ant-trails-puzzle: 7,422
+    /// Booleans and integers whole, 2,883 with 12 cells fixed), so their
+    /// pools can be bigger.
+    pub(super) search_sizes: Mutex<Vec<u64>>,
+    /// What the pool is cut to fit before a response tells: the values of
+    /// our model's constraints, more than CP-SAT's search model on every
+    /// board measured (the-ant-trails-puzzle: 51,588 `edge` values against a
+    /// search model of 6,759; 1.6 million `table` values against 6,352).
+    pub(super) first_guess: u64,
+    /// Whether responses may cut the pool (not for `--split none`, whose
+    /// one solve must keep everything).
+    pub(super) cut_pool: bool,
+    pub(super) concurrent: usize,
+    pub(super) limits: Limits,
+    /// The slices of split subproblems, learned from their solves.
+    pub(super) slices: Mutex<Slices>,
+    pub(super) stopping: AtomicBool,
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Shared<'_> {
+    /// Ask every running solve to stop (each worker passes it on within
+    /// its poll) and keep new ones from starting.
+    pub(super) fn stop_all(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    /// Solve one subproblem on worker `w`.
+    pub(super) fn solve(&self, job: Job) -> JobResult {
+        let depth = job.depth();
+        let known = {
+            let sizes = self.search_sizes.lock().unwrap();
+            sizes[..sizes.len().min(depth + 1)]
+                .iter()
+                .rev()
+                .find(|&&s| s > 0)
+                .copied()
+        };
+        let pool = match known {
+            _ if !self.cut_pool => self.pool,
+            None => pool_for(self.first_guess, self.concurrent, self.pool),
+            Some(size) => pool_for(size, self.concurrent, self.pool),
+        };
+        let pool = match depth {
+            0 if job.adaptive => self.limits.whole_pool.min(pool),
+            _ => pool,
+        };
+        let skipped = |job| JobResult {
+            job,
+            pool,
+            ended: Ended::Skipped,
+            solutions: vec![],
+            pooled: 0,
+            slice: None,
+            slice_expired: false,
+            at_ceiling: false,
+            branches: 0,
+            conflicts: 0,
+            wall_time: 0.0,
+        };
+        let remaining = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        let slice = job.adaptive.then(|| match depth {
+            0 => self.limits.whole_slice,
+            d => self.slices.lock().unwrap().get(d),
+        });
+        let limit = match (remaining, slice) {
+            (Some(r), Some(s)) => Some(r.min(s)),
+            (r, s) => r.or(s),
+        };
+        let slice_binds = slice.is_some() && (remaining.is_none() || slice < remaining);
+        let mut m = CpModelProto {
+            name: self.base.name.clone(),
+            variables: self.base.variables.clone(),
+            constraints: vec![],
+        };
+        for (cell, p) in self.model.cells.iter().zip(&job.prefix) {
+            m.variables[cell.0].domain = vec![p.tile, p.tile];
+            m.variables[cell.1].domain = vec![p.rotation as i64, p.rotation as i64];
+        }
+        if let Some((lo, hi)) = job.range {
+            let var = &mut m.variables[self.model.cells[job.prefix.len()].0];
+            var.domain = intersect(&var.domain, lo, hi);
+            if var.domain.is_empty() {
+                return JobResult {
+                    ended: Ended::Complete,
+                    ..skipped(job)
+                };
+            }
+        }
+        let mut bytes = m.encode_to_vec();
+        bytes.extend_from_slice(&self.constraints);
+        let params = SatParameters {
+            num_workers: Some(1),
+            enumerate_all_solutions: Some(true),
+            fill_additional_solutions_in_response: Some(true),
+            solution_pool_size: Some(pool as i32),
+            max_time_in_seconds: limit.map(|d| d.as_secs_f64()),
+            log_search_progress: Some(false),
+            // Ctrl-C belongs to scramble: it stops the enumeration between
+            // and inside subproblems (through SolveCpStopSearch).
+            catch_sigint_signal: Some(false),
+            cp_model_probing_level: (depth > 0 && self.slices.lock().unwrap().rich(depth))
+                .then_some(0),
+            ..Default::default()
+        };
+        if self.stopping.load(Ordering::SeqCst) {
+            return skipped(job);
+        }
+        let pending = self.rt.spawn_solve(bytes, params);
+        let watch = Watch::new(self.limits.memory_ceiling);
+        let waited = pending.wait(|| self.stopping.load(Ordering::SeqCst), || watch.check());
+        let response = match waited {
+            Waited::Returned(Ok(r)) => r,
+            Waited::Returned(Err(e)) => {
+                return JobResult {
+                    ended: Ended::Invalid(e.to_string()),
+                    ..skipped(job)
+                };
+            }
+            // Its presolve did not look at the stop flag: what it found is
+            // lost with it (a presolve finds nothing).
+            Waited::GaveUp => {
+                return JobResult {
+                    ended: Ended::Stopped,
+                    ..skipped(job)
+                };
+            }
+        };
+        let size = (response.num_booleans + response.num_integers).max(0) as u64;
+        if self.cut_pool && size > 0 {
+            let mut sizes = self.search_sizes.lock().unwrap();
+            if sizes.len() <= depth {
+                sizes.resize(depth + 1, 0);
+            }
+            sizes[depth] = sizes[depth].max(size);
+        }
+        let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
+        // Each solution over the model's own variables: the user's new
+        // variables may take several values on one board, which is still
+        // one board.
+        let own = self.model.vars.len();
+        let pooled = response.additional_solutions.len();
+        let solutions: BTreeSet<Vec<i64>> = response
+            .additional_solutions
+            .into_iter()
+            .map(|s| s.values)
+            .chain((!response.solution.is_empty()).then_some(response.solution))
+            .map(|mut values| {
+                values.truncate(own);
+                values
+            })
+            .collect();
+        let pooled = pooled.max(solutions.len());
+        let ended = match status {
+            CpSolverStatus::Optimal | CpSolverStatus::Infeasible => Ended::Complete,
+            CpSolverStatus::Feasible | CpSolverStatus::Unknown => Ended::Stopped,
+            CpSolverStatus::ModelInvalid => Ended::Invalid(format!(
+                "CP-SAT rejected the model: {}",
+                response.solution_info
+            )),
+        };
+        let at_ceiling = watch.passed() && matches!(ended, Ended::Stopped);
+        JobResult {
+            job,
+            pool,
+            ended,
+            solutions: solutions.into_iter().collect(),
+            pooled,
+            slice,
+            slice_expired: slice_binds && !at_ceiling,
+            at_ceiling,
+            branches: response.num_branches.max(0) as u64,
+            conflicts: response.num_conflicts.max(0) as u64,
+            wall_time: response.wall_time,
+        }
+    }
+}
