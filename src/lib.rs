@@ -6,6 +6,7 @@
 
 pub mod backtrack;
 pub mod bench;
+pub mod best;
 pub mod board;
 pub mod cli;
 pub mod compare;

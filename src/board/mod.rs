@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 mod partial;
+mod score;
 mod verify;
 
 pub use partial::Partial;
+pub use score::{Join, Score};
 
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, Shape, TOP};
 

@@ -2,7 +2,7 @@
 
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP, cell_name};
 
-use super::{Placement, VerifyError};
+use super::{Join, Placement, VerifyError};
 
 /// Check `len` cells (row-major; `at(k)` is cell `k`, `None` when empty)
 /// against the puzzle, independently of any solver: the right number of
@@ -12,6 +12,22 @@ pub(super) fn check(
     puzzle: &Puzzle,
     len: usize,
     at: impl Fn(usize) -> Option<Placement>,
+) -> Result<(), VerifyError> {
+    walk(puzzle, len, at, &mut |join| {
+        Err(match join {
+            Join::Right { i, j } => VerifyError::Horizontal { i, j },
+            Join::Down { i, j } => VerifyError::Vertical { i, j },
+        })
+    })
+}
+
+/// [`check`], every join between two placed cells that does not fit handed
+/// to `broken` (which may accept it, or end the walk with an error).
+pub(super) fn walk(
+    puzzle: &Puzzle,
+    len: usize,
+    at: impl Fn(usize) -> Option<Placement>,
+    broken: &mut dyn FnMut(Join) -> Result<(), VerifyError>,
 ) -> Result<(), VerifyError> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     if len != rows * cols {
@@ -76,13 +92,13 @@ pub(super) fn check(
                 && let (Some(a), Some(b)) = (edge(i, j, RIGHT), edge(i, j + 1, LEFT))
                 && !a.fits(b)
             {
-                return Err(VerifyError::Horizontal { i: i + 1, j: j + 1 });
+                broken(Join::Right { i: i + 1, j: j + 1 })?;
             }
             if i + 1 < rows
                 && let (Some(a), Some(b)) = (edge(i, j, BOTTOM), edge(i + 1, j, TOP))
                 && !a.fits(b)
             {
-                return Err(VerifyError::Vertical { i: i + 1, j: j + 1 });
+                broken(Join::Down { i: i + 1, j: j + 1 })?;
             }
         }
     }

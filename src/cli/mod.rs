@@ -4,6 +4,7 @@
 //! installs the Ctrl-C handler and maps errors to exit codes.
 
 mod bench;
+mod best;
 mod compare;
 mod convert;
 mod count;
@@ -17,6 +18,7 @@ mod solve;
 mod symmetry_report;
 
 pub use bench::{BenchArgs, GenerateSpec};
+pub use best::BestArgs;
 pub use compare::CompareArgs;
 pub use convert::ConvertArgs;
 pub use count::CountArgs;
@@ -106,6 +108,11 @@ pub enum Command {
     /// Print the CP model CP-SAT would get (protobuf text format, variables
     /// named), without solving.
     Model(ModelArgs),
+    /// The board with the most valid joins (all pieces placed, frame and
+    /// hints kept), searched until --time-limit, Ctrl-C or a full board;
+    /// each improvement printed as found (exit 1 unless full or proved
+    /// optimal).
+    Best(BestArgs),
     /// Join the outputs of sharded runs (`--shard I/N`, e.g. a Slurm job
     /// array) into what one unsharded run prints; exit 1 if a shard is
     /// missing or stopped early.
@@ -366,6 +373,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Merge(args) => merge::run(&args),
         Command::Probe(args) => probe::run(&args, stop),
         Command::Model(args) => model::run(&args),
+        Command::Best(args) => best::run(&args, stop),
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! Nothing outside this module sees protobuf or FFI.
 
+mod best;
 mod ceiling;
 mod constraints;
 mod descriptor;
@@ -33,6 +34,7 @@ use crate::symmetry::{
     Symmetry, labellings_per_picture, picture_representative, turn_representative,
 };
 
+pub use best::{BestModel, Found, Slice};
 pub use constraints::{ConstraintsError, UserConstraints};
 pub use enumerate::Expansion;
 

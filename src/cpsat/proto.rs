@@ -223,3 +223,33 @@ mod tests {
         assert_eq!(c.encode_to_vec(), vec![0x82, 0x01, 0x00]);
     }
 }
+
+/// `CpObjectiveProto`: minimize `sum(coeffs * vars) + offset`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub(crate) struct CpObjectiveProto {
+    #[prost(int32, repeated, tag = "1")]
+    pub vars: Vec<i32>,
+    #[prost(double, tag = "2")]
+    pub offset: f64,
+    #[prost(int64, repeated, tag = "4")]
+    pub coeffs: Vec<i64>,
+}
+
+/// `PartialVariableAssignment`: a solution hint.
+#[derive(Clone, PartialEq, prost::Message)]
+pub(crate) struct PartialVariableAssignment {
+    #[prost(int32, repeated, tag = "1")]
+    pub vars: Vec<i32>,
+    #[prost(int64, repeated, tag = "2")]
+    pub values: Vec<i64>,
+}
+
+/// The `objective` and `solution_hint` fields of `CpModelProto`, encoded on
+/// their own to follow a model's bytes (a message field met twice merges).
+#[derive(Clone, PartialEq, prost::Message)]
+pub(crate) struct ObjectiveAndHint {
+    #[prost(message, optional, tag = "4")]
+    pub objective: Option<CpObjectiveProto>,
+    #[prost(message, optional, tag = "6")]
+    pub solution_hint: Option<PartialVariableAssignment>,
+}

@@ -303,6 +303,48 @@ pub fn solution(p: &Puzzle, s: &Solution) -> String {
     document(width, height, &format!("{}: solution", p.name), &body)
 }
 
+/// A full board whose joins need not all fit (`scramble best`): drawn as a
+/// solution, with every broken join (as the caller scored it) marked by a
+/// thick red bar across it.
+pub fn scored(p: &Puzzle, s: &Solution, broken: &[crate::board::Join]) -> String {
+    let doc = solution(p, s);
+    let mut marks = String::new();
+    for join in broken {
+        let (x1, y1, x2, y2, name) = match *join {
+            crate::board::Join::Right { i, j } => {
+                let x = MARGIN + j as f64 * S;
+                let y = MARGIN + (i - 1) as f64 * S;
+                (
+                    x,
+                    y + 0.2 * S,
+                    x,
+                    y + 0.8 * S,
+                    format!("({i}, {j}) | ({i}, {})", j + 1),
+                )
+            }
+            crate::board::Join::Down { i, j } => {
+                let x = MARGIN + (j - 1) as f64 * S;
+                let y = MARGIN + i as f64 * S;
+                (
+                    x + 0.2 * S,
+                    y,
+                    x + 0.8 * S,
+                    y,
+                    format!("({i}, {j}) / ({}, {j})", i + 1),
+                )
+            }
+        };
+        let _ = writeln!(
+            marks,
+            r##"  <line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#d00" stroke-width="7" stroke-linecap="round"><title>broken join {name}</title></line>"##
+        );
+    }
+    match doc.rfind("</svg>") {
+        Some(at) => format!("{}{marks}{}", &doc[..at], &doc[at..]),
+        None => doc,
+    }
+}
+
 /// A thick dashed outline on every cell that holds a fixed piece (the
 /// Eternity II starter piece, the clue pieces), so a person sees which
 /// pieces were given.

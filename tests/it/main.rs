@@ -3,6 +3,7 @@
 
 mod backtrack;
 mod bench_cli;
+mod best_cli;
 mod common;
 mod constraints_cli;
 mod corpus_cpsat;

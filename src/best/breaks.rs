@@ -1,0 +1,351 @@
+//! Backtracking for the best board (`scramble best --method backtrack`): a
+//! row scan from the top-left corner that may leave joins broken, as many
+//! as a schedule allows by depth, with candidates in a random order and
+//! restarts: the "allowed breaks" searches of Eternity II solvers.
+//!
+//! Each restart looks for a board with fewer broken joins than the best so
+//! far (all threads share it): its budget of breaks is the best's minus
+//! one, and at cell `c` at most `budget * ((c + 1) / n)^2` of them may have
+//! been spent, so the first rows are searched almost without breaks and the
+//! last ones take what is left. A restart ends after its node limit (the
+//! Luby sequence times a base), so one unlucky first row cannot hold the
+//! search.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::board::{Placement, Solution};
+use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
+use crate::rng::Rng;
+
+/// Nodes of the first restart; restart k runs `luby(k)` times this.
+const RESTART_NODES: u64 = 200_000;
+
+/// An edge as a small integer: motif and half.
+fn code(puzzle: &Puzzle, tile: usize, rotation: u8, side: usize) -> u16 {
+    let e = puzzle.tiles[tile].edge(rotation, side);
+    e.motif * 3 + e.half as u16
+}
+
+/// The puzzle prepared for the search: every placement a cell allows (by
+/// the frame, the hints and the turning rule), indexed by the two edges the
+/// search asks for.
+pub(crate) struct Prepared {
+    rows: usize,
+    cols: usize,
+    /// Edge codes per tile index and rotation: right, top, left, bottom.
+    edges: Vec<[[u16; 4]; 4]>,
+    /// The code an edge must have to fit an edge of code `c`.
+    partner: Vec<u16>,
+    codes: usize,
+    /// Per cell: its allowed placements (tile index, rotation), sorted by
+    /// (left code, top code), with offsets per (left, top) pair
+    /// (`codes * codes + 1` each).
+    by_pair: Vec<Vec<(u16, u8)>>,
+    pair_offsets: Vec<Vec<u32>>,
+}
+
+impl Prepared {
+    pub(crate) fn new(puzzle: &Puzzle) -> Prepared {
+        let codes = puzzle.motifs.len().max(1) * 3;
+        let mut partner = vec![0u16; codes];
+        for (c, p) in partner.iter_mut().enumerate() {
+            let (motif, half) = (c / 3, c % 3);
+            // Plus (0) fits Minus (1); Same (2) fits Same.
+            let other = match half {
+                0 => 1,
+                1 => 0,
+                _ => 2,
+            };
+            *p = (motif * 3 + other) as u16;
+        }
+        let edges: Vec<[[u16; 4]; 4]> = (0..puzzle.len())
+            .map(|k| {
+                let mut e = [[0u16; 4]; 4];
+                for r in 0..4u8 {
+                    for side in [RIGHT, TOP, LEFT, BOTTOM] {
+                        e[r as usize][side] = code(puzzle, k, r, side);
+                    }
+                }
+                e
+            })
+            .collect();
+        let cells = puzzle.rows * puzzle.cols;
+        let mut by_pair = Vec::with_capacity(cells);
+        let mut pair_offsets = Vec::with_capacity(cells);
+        for c in 0..cells {
+            let mut list: Vec<(u16, u8)> = Vec::new();
+            for k in 0..puzzle.len() {
+                for r in puzzle.rotations() {
+                    if puzzle.allows(c, k, r) {
+                        list.push((k as u16, r));
+                    }
+                }
+            }
+            let key = |&(k, r): &(u16, u8)| {
+                let e = &edges[k as usize][r as usize];
+                e[LEFT] as usize * codes + e[TOP] as usize
+            };
+            list.sort_by_key(key);
+            let mut offsets = vec![0u32; codes * codes + 1];
+            for p in &list {
+                offsets[key(p) + 1] += 1;
+            }
+            for x in 1..offsets.len() {
+                offsets[x] += offsets[x - 1];
+            }
+            by_pair.push(list);
+            pair_offsets.push(offsets);
+        }
+        Prepared {
+            rows: puzzle.rows,
+            cols: puzzle.cols,
+            edges,
+            partner,
+            codes,
+            by_pair,
+            pair_offsets,
+        }
+    }
+
+    /// The placements of cell `c` with this left and top code.
+    fn exact(&self, c: usize, left: u16, top: u16) -> &[(u16, u8)] {
+        let key = left as usize * self.codes + top as usize;
+        let o = &self.pair_offsets[c];
+        &self.by_pair[c][o[key] as usize..o[key + 1] as usize]
+    }
+}
+
+/// The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), 1-based.
+fn luby(i: u64) -> u64 {
+    let mut k = 1u32;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if (1u64 << k) - 1 == i {
+        1 << (k - 1)
+    } else {
+        luby(i - (1u64 << (k - 1)) + 1)
+    }
+}
+
+/// What one thread's search shares with the others and its caller.
+pub(crate) struct Shared<'a> {
+    /// The fewest broken joins found so far (by any method); `usize::MAX`
+    /// before the first board.
+    pub best_breaks: &'a AtomicUsize,
+    /// Whether to stop.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
+    /// Called with each board that beats the best when it was found.
+    pub found: &'a (dyn Fn(Solution) + Sync),
+}
+
+/// One thread's search: restarts until stopped or a full board is found.
+pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &Shared) -> u64 {
+    let n = prepared.rows * prepared.cols;
+    let joins = crate::board::Score::joins_of(puzzle);
+    let mut rng = Rng::new(seed);
+    let mut nodes_total = 0u64;
+    let mut restart = 1u64;
+    // Before the first board: enough breaks to finish quickly.
+    let first_budget = (joins / 6).max(2);
+    while !(shared.stop)() {
+        let best = shared.best_breaks.load(Ordering::Relaxed);
+        if best == 0 {
+            break;
+        }
+        let budget = if best == usize::MAX {
+            first_budget
+        } else {
+            best - 1
+        };
+        let mut s = Run {
+            p: prepared,
+            n,
+            budget,
+            allowed: (0..n)
+                .map(|c| {
+                    let f = (c + 1) as f64 / n as f64;
+                    (budget as f64 * f * f).floor() as usize
+                })
+                .collect(),
+            used: vec![false; puzzle.len()],
+            board: vec![(0u16, 0u8); n],
+            nodes: 0,
+            limit: luby(restart) * RESTART_NODES,
+            shift: rng.below(1 << 16),
+            rng: &mut rng,
+            shared,
+            puzzle,
+            done: false,
+        };
+        s.dfs(0, 0);
+        nodes_total += s.nodes;
+        restart += 1;
+    }
+    nodes_total
+}
+
+struct Run<'a, 'r> {
+    p: &'a Prepared,
+    n: usize,
+    budget: usize,
+    /// Breaks allowed once cell c is placed.
+    allowed: Vec<usize>,
+    used: Vec<bool>,
+    board: Vec<(u16, u8)>,
+    nodes: u64,
+    limit: u64,
+    /// Where each candidate list starts (a random rotation of it).
+    shift: usize,
+    rng: &'r mut Rng,
+    shared: &'a Shared<'a>,
+    puzzle: &'a Puzzle,
+    done: bool,
+}
+
+impl Run<'_, '_> {
+    fn edge(&self, c: usize, side: usize) -> u16 {
+        let (k, r) = self.board[c];
+        self.p.edges[k as usize][r as usize][side]
+    }
+
+    /// Try `list` (from a random start) with `extra` new breaks each,
+    /// skipping those `skip` refuses.
+    fn try_list(
+        &mut self,
+        c: usize,
+        breaks: usize,
+        list: &[(u16, u8)],
+        extra: usize,
+        skip: &dyn Fn(&[[u16; 4]; 4], u8) -> bool,
+    ) {
+        let len = list.len();
+        if len == 0 {
+            return;
+        }
+        let start = (self.shift + c * 7919) % len;
+        for x in 0..len {
+            if self.done {
+                return;
+            }
+            let (k, r) = list[(start + x) % len];
+            if self.used[k as usize] || skip(&self.p.edges[k as usize], r) {
+                continue;
+            }
+            self.used[k as usize] = true;
+            self.board[c] = (k, r);
+            self.dfs(c + 1, breaks + extra);
+            self.used[k as usize] = false;
+        }
+    }
+
+    fn dfs(&mut self, c: usize, breaks: usize) {
+        if self.done {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.limit || (self.nodes & 0xFFF == 0 && (self.shared.stop)()) {
+            self.done = true;
+            return;
+        }
+        if c == self.n {
+            self.complete(breaks);
+            return;
+        }
+        let cols = self.p.cols;
+        let (i, j) = (c / cols, c % cols);
+        let room = self.allowed[c].saturating_sub(breaks);
+        let need_left = (j > 0).then(|| self.p.partner[self.edge(c - 1, RIGHT) as usize]);
+        let need_top = (i > 0).then(|| self.p.partner[self.edge(c - cols, BOTTOM) as usize]);
+        let all = &self.p.by_pair[c];
+        match (need_left, need_top) {
+            (Some(l), Some(t)) => {
+                let exact = self.p.exact(c, l, t);
+                self.try_list(c, breaks, exact, 0, &|_, _| false);
+                if room >= 1 {
+                    // One break: the left or the top fits, not both.
+                    let one = |e: &[[u16; 4]; 4], r: u8| {
+                        let e = e[r as usize];
+                        (e[LEFT] == l) == (e[TOP] == t)
+                    };
+                    self.try_list(c, breaks, all, 1, &one);
+                }
+                if room >= 2 {
+                    let two = |e: &[[u16; 4]; 4], r: u8| {
+                        let e = e[r as usize];
+                        e[LEFT] == l || e[TOP] == t
+                    };
+                    self.try_list(c, breaks, all, 2, &two);
+                }
+            }
+            (Some(l), None) => {
+                self.try_list(c, breaks, all, 0, &|e, r| e[r as usize][LEFT] != l);
+                if room >= 1 {
+                    self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][LEFT] == l);
+                }
+            }
+            (None, Some(t)) => {
+                self.try_list(c, breaks, all, 0, &|e, r| e[r as usize][TOP] != t);
+                if room >= 1 {
+                    self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][TOP] == t);
+                }
+            }
+            (None, None) => {
+                // The first cell: a random placement first.
+                let pick = self.rng.below(all.len().max(1));
+                self.shift = self.shift.wrapping_add(pick);
+                self.try_list(c, breaks, all, 0, &|_, _| false);
+            }
+        }
+    }
+
+    /// A full board with `breaks` broken joins: hand it on if it beats the
+    /// best, and tighten this restart's budget to beat it in turn.
+    fn complete(&mut self, breaks: usize) {
+        let best = &self.shared.best_breaks;
+        let mut current = best.load(Ordering::Relaxed);
+        while breaks < current {
+            match best.compare_exchange(current, breaks, Ordering::SeqCst, Ordering::Relaxed) {
+                Ok(_) => {
+                    let cells = self
+                        .board
+                        .iter()
+                        .map(|&(k, r)| Placement {
+                            tile: self.puzzle.tiles[k as usize].id,
+                            rotation: r,
+                        })
+                        .collect();
+                    (self.shared.found)(Solution::shaped(cells, self.puzzle.shape()));
+                    break;
+                }
+                Err(now) => current = now,
+            }
+        }
+        let best = best.load(Ordering::Relaxed);
+        if best == 0 {
+            self.done = true;
+            return;
+        }
+        // Look for fewer breaks from here on.
+        let budget = best.saturating_sub(1).min(self.budget);
+        if budget < self.budget {
+            self.budget = budget;
+            let n = self.n as f64;
+            for (c, a) in self.allowed.iter_mut().enumerate() {
+                let f = (c + 1) as f64 / n;
+                *a = (budget as f64 * f * f).floor() as usize;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_luby_sequence() {
+        let got: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(got, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}
