@@ -181,6 +181,8 @@ pub(crate) struct SatParameters {
     pub catch_sigint_signal: Option<bool>,
     #[prost(bool, optional, tag = "87")]
     pub enumerate_all_solutions: Option<bool>,
+    #[prost(bool, optional, tag = "192")]
+    pub fix_variables_to_their_hinted_value: Option<bool>,
     #[prost(bool, optional, tag = "173")]
     pub keep_all_feasible_solutions_in_presolve: Option<bool>,
     #[prost(bool, optional, tag = "186")]
