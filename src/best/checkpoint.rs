@@ -1,8 +1,7 @@
 //! Checkpoints of `scramble best`: the best board so far, so a long run
 //! resumes from it (`--checkpoint FILE`). JSON, rewritten whole (a temporary
-//! file renamed over it) at each improvement.
+//! file renamed over it, `render::write_whole`) at each improvement.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -83,20 +82,9 @@ pub fn save(
         joins: crate::board::Score::joins_of(puzzle),
         board: board.cells().to_vec(),
     };
-    let write = || -> std::io::Result<()> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        let text = serde_json::to_string(&file).map_err(std::io::Error::other)?;
-        tmp.write_all(text.as_bytes())?;
-        tmp.write_all(b"\n")?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    };
-    write().map_err(|e| CheckpointError {
+    let mut text = serde_json::to_string(&file).expect("serializable");
+    text.push('\n');
+    crate::render::write_whole(path, text.as_bytes()).map_err(|e| CheckpointError {
         path: path.to_path_buf(),
         message: format!("cannot write: {e}"),
     })

@@ -81,12 +81,11 @@ mod tests {
         Solution::new(cells.iter().map(|&c| Placement::from(c)).collect())
     }
 
-    #[test]
-    fn a_solution_scores_every_join() {
-        let p = seed();
-        let s = board(&[
-            (1, 1),
-            (9, 3),
+    /// The seed's solution with its first two cells replaced.
+    fn solution_with(first: (i64, u8), second: (i64, u8)) -> Solution {
+        board(&[
+            first,
+            second,
             (7, 2),
             (4, 2),
             (5, 3),
@@ -94,7 +93,13 @@ mod tests {
             (8, 0),
             (6, 3),
             (2, 2),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn a_solution_scores_every_join() {
+        let p = seed();
+        let s = solution_with((1, 1), (9, 3));
         let score = s.score(&p).unwrap();
         assert_eq!((score.valid, score.joins), (12, 12));
         assert!(score.is_full());
@@ -105,17 +110,7 @@ mod tests {
         let p = seed();
         // The solution with its top-left tile turned: its right and bottom
         // joins break (its own edges no longer face the same way).
-        let s = board(&[
-            (1, 3),
-            (9, 3),
-            (7, 2),
-            (4, 2),
-            (5, 3),
-            (3, 2),
-            (8, 0),
-            (6, 3),
-            (2, 2),
-        ]);
+        let s = solution_with((1, 3), (9, 3));
         let score = s.score(&p).unwrap();
         assert_eq!(score.joins, 12);
         assert!(score.broken.contains(&Join::Right { i: 1, j: 1 }));
@@ -123,17 +118,7 @@ mod tests {
         assert_eq!(score.valid, 12 - score.broken.len());
         assert!(s.verify(&p).is_err());
         // A tile twice is still an error, not a score.
-        let twice = board(&[
-            (1, 1),
-            (1, 3),
-            (7, 2),
-            (4, 2),
-            (5, 3),
-            (3, 2),
-            (8, 0),
-            (6, 3),
-            (2, 2),
-        ]);
+        let twice = solution_with((1, 1), (1, 3));
         assert!(matches!(
             twice.score(&p),
             Err(VerifyError::Reused { tile: 1 })
