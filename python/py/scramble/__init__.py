@@ -18,6 +18,7 @@ exit code 2) and :class:`SolverError` (exit code 3), with the CLI's messages.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import os
@@ -405,7 +406,7 @@ class Report:
         head = "".join(f"<th>{h}</th>" for h in
                        ("puzzle", "model", "formulation", "raw", "classes", "rotation", "picture"))
         body = "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in (
+            "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in (
                 r["puzzle"], r["model"], r["formulation"], r["raw"], r["classes"],
                 _verdict_text(r["rotation"]), _verdict_text(r["picture"]))) + "</tr>"
             for r in self.rows)
