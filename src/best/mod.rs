@@ -355,6 +355,11 @@ pub fn run(
                 }
             };
             optimal |= c.optimal;
+            if optimal {
+                // Proved: nothing better exists, whether or not this board
+                // is new.
+                halt.store(true, Ordering::SeqCst);
+            }
             if best.as_ref().is_some_and(|b| b.score >= score.valid) {
                 continue;
             }

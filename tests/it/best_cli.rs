@@ -221,3 +221,22 @@ fn bad_input_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("another puzzle"));
 }
+
+#[test]
+fn cp_sat_proves_the_best_score_of_an_unsolvable_board() {
+    if !common::has_cpsat() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = unsolvable(dir.path());
+    let out = cmd()
+        .args(["best", puzzle.to_str().unwrap(), "--format", "jsonl"])
+        .args(["--method", "cp-sat", "--threads", "2", "--time-limit", "60"])
+        .output()
+        .unwrap();
+    let (improvements, summary) = lines(&out.stdout);
+    assert!(check_stream(&puzzle, &improvements) < 12);
+    // Proved optimal: the run ends by itself, exit 0.
+    assert_eq!(summary["ended"], "optimal", "{summary}");
+    assert_eq!(out.status.code(), Some(0));
+}
