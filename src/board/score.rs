@@ -18,6 +18,17 @@ pub enum Join {
     Down { i: usize, j: usize },
 }
 
+/// As people read it: `(i, j)|(i, j+1)` across a column, `(i, j)/(i+1, j)`
+/// across a row.
+impl std::fmt::Display for Join {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Join::Right { i, j } => write!(f, "({i}, {j})|({i}, {})", j + 1),
+            Join::Down { i, j } => write!(f, "({i}, {j})/({}, {j})", i + 1),
+        }
+    }
+}
+
 /// A board's score: its valid joins out of all, and the broken ones.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Score {

@@ -142,16 +142,7 @@ pub(super) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         BestFormat::Text => match &result.best {
             Some(b) => {
-                let broken: Vec<String> = b
-                    .broken
-                    .iter()
-                    .map(|j| match *j {
-                        crate::board::Join::Right { i, j } => {
-                            format!("({i}, {j})|({i}, {})", j + 1)
-                        }
-                        crate::board::Join::Down { i, j } => format!("({i}, {j})/({}, {j})", i + 1),
-                    })
-                    .collect();
+                let broken: Vec<String> = b.broken.iter().map(|j| j.to_string()).collect();
                 format!(
                     "best: {} of {} joins ({}; {} improvements, {:.3} s)\n{}{}",
                     b.score,

@@ -310,33 +310,21 @@ pub fn scored(p: &Puzzle, s: &Solution, broken: &[crate::board::Join]) -> String
     let doc = solution(p, s);
     let mut marks = String::new();
     for join in broken {
-        let (x1, y1, x2, y2, name) = match *join {
+        let (x1, y1, x2, y2) = match *join {
             crate::board::Join::Right { i, j } => {
                 let x = MARGIN + j as f64 * S;
                 let y = MARGIN + (i - 1) as f64 * S;
-                (
-                    x,
-                    y + 0.2 * S,
-                    x,
-                    y + 0.8 * S,
-                    format!("({i}, {j}) | ({i}, {})", j + 1),
-                )
+                (x, y + 0.2 * S, x, y + 0.8 * S)
             }
             crate::board::Join::Down { i, j } => {
                 let x = MARGIN + (j - 1) as f64 * S;
                 let y = MARGIN + i as f64 * S;
-                (
-                    x + 0.2 * S,
-                    y,
-                    x + 0.8 * S,
-                    y,
-                    format!("({i}, {j}) / ({}, {j})", i + 1),
-                )
+                (x + 0.2 * S, y, x + 0.8 * S, y)
             }
         };
         let _ = writeln!(
             marks,
-            r##"  <line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#d00" stroke-width="7" stroke-linecap="round"><title>broken join {name}</title></line>"##
+            r##"  <line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#d00" stroke-width="7" stroke-linecap="round"><title>broken join {join}</title></line>"##
         );
     }
     match doc.rfind("</svg>") {

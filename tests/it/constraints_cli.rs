@@ -17,6 +17,12 @@ use scramble::generate::{PlantOptions, Rng, plant};
 use scramble::model::Choice;
 use scramble::solve::{self, Outcome, SolveOptions};
 
+/// The centre cell keeps rotation 0: one board turn per class of the seed
+/// (the built-in `center` written by hand).
+const CENTRE_RULE: &str = "# the centre tile keeps its rotation 0\n\
+    variables { name: \"rotation_2_2\" }\n\
+    constraints { linear { vars: [0] coeffs: [1] domain: [0, 0] } }\n";
+
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
@@ -74,13 +80,7 @@ fn solve_appends_the_constraints_and_names_them() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let file = write(
-        &dir,
-        "centre.txt",
-        "# the centre tile keeps its rotation 0\n\
-         variables { name: \"rotation_2_2\" }\n\
-         constraints { linear { vars: [0] coeffs: [1] domain: [0, 0] } }\n",
-    );
+    let file = write(&dir, "centre.txt", CENTRE_RULE);
     for model in ["table", "edge", "boolean", "edge-boolean"] {
         let (v, code) = solve_json(&[
             seed().to_str().unwrap(),
@@ -148,12 +148,7 @@ fn symmetry_report_gives_the_constraints_their_verdict() {
     }
     let dir = tempfile::tempdir().unwrap();
     // Right: one board turn per class (as the built-in `center`).
-    let right = write(
-        &dir,
-        "right.txt",
-        "variables { name: \"rotation_2_2\" }\n\
-         constraints { linear { vars: [0] coeffs: [1] domain: [0, 0] } }\n",
-    );
+    let right = write(&dir, "right.txt", CENTRE_RULE);
     // Wrong on purpose: tile 1 never lies in the centre.
     let wrong = write(
         &dir,
@@ -218,12 +213,7 @@ fn bench_runs_the_constrained_model_beside_the_plain_one() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let right = write(
-        &dir,
-        "right.txt",
-        "variables { name: \"rotation_2_2\" }\n\
-         constraints { linear { vars: [0] coeffs: [1] domain: [0, 0] } }\n",
-    );
+    let right = write(&dir, "right.txt", CENTRE_RULE);
     let out = cmd()
         .args(["bench", seed().to_str().unwrap(), "--solvers", "cp-sat"])
         .args(["--constraints", &right])
