@@ -5,9 +5,9 @@
 //!
 //! Each restart looks for a board with fewer broken joins than the best so
 //! far (all threads share it): its budget of breaks is the best's minus
-//! one, and at cell `c` at most `budget * ((c + 1) / n)^2` of them may have
-//! been spent, so the first rows are searched almost without breaks and the
-//! last ones take what is left. A restart ends after its node limit (the
+//! one, and at cell `c` at most `budget * ((c + 1) / n)^8` of them may have
+//! been spent, so the first three quarters of the board are searched almost
+//! without breaks and the last rows take what is left. A restart ends after its node limit (the
 //! Luby sequence times a base), so one unlucky first row cannot hold the
 //! search.
 
@@ -18,7 +18,14 @@ use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 use crate::rng::Rng;
 
 /// Nodes of the first restart; restart k runs `luby(k)` times this.
-const RESTART_NODES: u64 = 200_000;
+const RESTART_NODES: u64 = 2_000_000;
+
+/// The power of the break schedule. Measured on Eternity II (starter
+/// piece, 20 s, 2 threads, seeds 1-3; session 35): power 2 reached 420,
+/// power 6 453-455, power 8 457-458, power 10 456-457, power 14 447, and
+/// power 20 found no board at all (the first restart's budget could not be
+/// spent in time).
+const SCHEDULE_POWER: i32 = 8;
 
 /// An edge as a small integer: motif and half.
 fn code(puzzle: &Puzzle, tile: usize, rotation: u8, side: usize) -> u16 {
@@ -42,6 +49,46 @@ pub(crate) struct Prepared {
     /// (`codes * codes + 1` each).
     by_pair: Vec<Vec<(u16, u8)>>,
     pair_offsets: Vec<Vec<u32>>,
+    /// The same placements by left code alone and by top code alone, for
+    /// the placements that break one join of two.
+    by_left: Keyed,
+    by_top: Keyed,
+}
+
+/// Per cell: placements sorted by one key, with offsets per key value.
+struct Keyed {
+    lists: Vec<Vec<(u16, u8)>>,
+    offsets: Vec<Vec<u32>>,
+}
+
+impl Keyed {
+    /// `lists` sorted by `key` (an edge code below `codes`).
+    fn new(
+        mut lists: Vec<Vec<(u16, u8)>>,
+        codes: usize,
+        key: impl Fn(&(u16, u8)) -> usize,
+    ) -> Keyed {
+        let offsets = lists
+            .iter_mut()
+            .map(|list| {
+                list.sort_by_key(&key);
+                let mut o = vec![0u32; codes + 1];
+                for p in list.iter() {
+                    o[key(p) + 1] += 1;
+                }
+                for x in 1..o.len() {
+                    o[x] += o[x - 1];
+                }
+                o
+            })
+            .collect();
+        Keyed { lists, offsets }
+    }
+
+    fn get(&self, c: usize, code: u16) -> &[(u16, u8)] {
+        let o = &self.offsets[c];
+        &self.lists[c][o[code as usize] as usize..o[code as usize + 1] as usize]
+    }
 }
 
 impl Prepared {
@@ -96,6 +143,12 @@ impl Prepared {
             by_pair.push(list);
             pair_offsets.push(offsets);
         }
+        let by_left = Keyed::new(by_pair.clone(), codes, |&(k, r)| {
+            edges[k as usize][r as usize][LEFT] as usize
+        });
+        let by_top = Keyed::new(by_pair.clone(), codes, |&(k, r)| {
+            edges[k as usize][r as usize][TOP] as usize
+        });
         Prepared {
             rows: puzzle.rows,
             cols: puzzle.cols,
@@ -104,6 +157,8 @@ impl Prepared {
             codes,
             by_pair,
             pair_offsets,
+            by_left,
+            by_top,
         }
     }
 
@@ -113,6 +168,19 @@ impl Prepared {
         let o = &self.pair_offsets[c];
         &self.by_pair[c][o[key] as usize..o[key + 1] as usize]
     }
+}
+
+/// Breaks allowed once cell `c` is placed, for `budget` breaks over `n`
+/// cells: `budget * ((c + 1) / n)^SCHEDULE_POWER`, so the first three
+/// quarters of the board are searched almost without breaks and the last
+/// rows take what is left.
+fn schedule(budget: usize, n: usize) -> Vec<usize> {
+    (0..n)
+        .map(|c| {
+            let f = (c + 1) as f64 / n as f64;
+            (budget as f64 * f.powi(SCHEDULE_POWER)).floor() as usize
+        })
+        .collect()
 }
 
 /// The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), 1-based.
@@ -162,12 +230,7 @@ pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &S
             p: prepared,
             n,
             budget,
-            allowed: (0..n)
-                .map(|c| {
-                    let f = (c + 1) as f64 / n as f64;
-                    (budget as f64 * f * f).floor() as usize
-                })
-                .collect(),
+            allowed: schedule(budget, n),
             used: vec![false; puzzle.len()],
             board: vec![(0u16, 0u8); n],
             nodes: 0,
@@ -263,12 +326,13 @@ impl Run<'_, '_> {
                 let exact = self.p.exact(c, l, t);
                 self.try_list(c, breaks, exact, 0, &|_, _| false);
                 if room >= 1 {
-                    // One break: the left or the top fits, not both.
-                    let one = |e: &[[u16; 4]; 4], r: u8| {
-                        let e = e[r as usize];
-                        (e[LEFT] == l) == (e[TOP] == t)
-                    };
-                    self.try_list(c, breaks, all, 1, &one);
+                    // One break: the left fits and the top does not, or
+                    // the other way round.
+                    let p = self.p;
+                    let left = p.by_left.get(c, l);
+                    let top = p.by_top.get(c, t);
+                    self.try_list(c, breaks, left, 1, &|e, r| e[r as usize][TOP] == t);
+                    self.try_list(c, breaks, top, 1, &|e, r| e[r as usize][LEFT] == l);
                 }
                 if room >= 2 {
                     let two = |e: &[[u16; 4]; 4], r: u8| {
@@ -279,13 +343,15 @@ impl Run<'_, '_> {
                 }
             }
             (Some(l), None) => {
-                self.try_list(c, breaks, all, 0, &|e, r| e[r as usize][LEFT] != l);
+                let left = self.p.by_left.get(c, l);
+                self.try_list(c, breaks, left, 0, &|_, _| false);
                 if room >= 1 {
                     self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][LEFT] == l);
                 }
             }
             (None, Some(t)) => {
-                self.try_list(c, breaks, all, 0, &|e, r| e[r as usize][TOP] != t);
+                let top = self.p.by_top.get(c, t);
+                self.try_list(c, breaks, top, 0, &|_, _| false);
                 if room >= 1 {
                     self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][TOP] == t);
                 }
@@ -330,11 +396,7 @@ impl Run<'_, '_> {
         let budget = best.saturating_sub(1).min(self.budget);
         if budget < self.budget {
             self.budget = budget;
-            let n = self.n as f64;
-            for (c, a) in self.allowed.iter_mut().enumerate() {
-                let f = (c + 1) as f64 / n;
-                *a = (budget as f64 * f * f).floor() as usize;
-            }
+            self.allowed = schedule(budget, self.n);
         }
     }
 }
@@ -342,6 +404,51 @@ impl Run<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_schedule_keeps_breaks_for_the_last_rows() {
+        let s = schedule(40, 256);
+        assert!(s.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(s[255], 40);
+        // Three quarters of the board: 40 * 0.75^8 = 4.0 breaks at most.
+        assert!(s[191] <= 4, "{}", s[191]);
+        assert_eq!(s[127], 0);
+    }
+
+    #[test]
+    fn one_break_lists_hold_exactly_the_placements_that_break_one_join() {
+        let puzzle = Puzzle::load(std::path::Path::new("puzzles/eternity2/clue1.txt")).unwrap();
+        let p = Prepared::new(&puzzle);
+        let edge = |(k, r): (u16, u8), side: usize| p.edges[k as usize][r as usize][side];
+        // An inner cell, every left and top code.
+        let c = p.cols + 1;
+        for l in 0..p.codes as u16 {
+            for t in 0..p.codes as u16 {
+                let mut got: Vec<(u16, u8)> = p
+                    .by_left
+                    .get(c, l)
+                    .iter()
+                    .filter(|&&x| edge(x, TOP) != t)
+                    .chain(p.by_top.get(c, t).iter().filter(|&&x| edge(x, LEFT) != l))
+                    .copied()
+                    .collect();
+                got.sort();
+                let mut want: Vec<(u16, u8)> = p.by_pair[c]
+                    .iter()
+                    .filter(|&&x| (edge(x, LEFT) == l) != (edge(x, TOP) == t))
+                    .copied()
+                    .collect();
+                want.sort();
+                assert_eq!(got, want, "left {l} top {t}");
+                let exact: Vec<_> = p.exact(c, l, t).to_vec();
+                assert!(
+                    exact
+                        .iter()
+                        .all(|&x| edge(x, LEFT) == l && edge(x, TOP) == t)
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_luby_sequence() {
