@@ -7,9 +7,9 @@
 //! far (all threads share it): its budget of breaks is the best's minus
 //! one, and at cell `c` at most `budget * ((c + 1) / n)^8` of them may have
 //! been spent, so the first three quarters of the board are searched almost
-//! without breaks and the last rows take what is left. A restart ends after its node limit (the
-//! Luby sequence times a base), so one unlucky first row cannot hold the
-//! search.
+//! without breaks and the last rows take what is left. A restart ends after
+//! its node limit (the Luby sequence times a base), so one unlucky first row
+//! cannot hold the search.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -44,11 +44,9 @@ pub(crate) struct Prepared {
     /// The code an edge must have to fit an edge of code `c`.
     partner: Vec<u16>,
     codes: usize,
-    /// Per cell: its allowed placements (tile index, rotation), sorted by
-    /// (left code, top code), with offsets per (left, top) pair
-    /// (`codes * codes + 1` each).
-    by_pair: Vec<Vec<(u16, u8)>>,
-    pair_offsets: Vec<Vec<u32>>,
+    /// Per cell: its allowed placements (tile index, rotation), keyed by
+    /// the pair (left code, top code).
+    by_pair: Keyed,
     /// The same placements by left code alone and by top code alone, for
     /// the placements that break one join of two.
     by_left: Keyed,
@@ -62,17 +60,17 @@ struct Keyed {
 }
 
 impl Keyed {
-    /// `lists` sorted by `key` (an edge code below `codes`).
+    /// `lists` sorted by `key` (a number below `keys`; the sort is stable).
     fn new(
         mut lists: Vec<Vec<(u16, u8)>>,
-        codes: usize,
+        keys: usize,
         key: impl Fn(&(u16, u8)) -> usize,
     ) -> Keyed {
         let offsets = lists
             .iter_mut()
             .map(|list| {
                 list.sort_by_key(&key);
-                let mut o = vec![0u32; codes + 1];
+                let mut o = vec![0u32; keys + 1];
                 for p in list.iter() {
                     o[key(p) + 1] += 1;
                 }
@@ -85,9 +83,9 @@ impl Keyed {
         Keyed { lists, offsets }
     }
 
-    fn get(&self, c: usize, code: u16) -> &[(u16, u8)] {
+    fn get(&self, c: usize, key: usize) -> &[(u16, u8)] {
         let o = &self.offsets[c];
-        &self.lists[c][o[code as usize] as usize..o[code as usize + 1] as usize]
+        &self.lists[c][o[key] as usize..o[key + 1] as usize]
     }
 }
 
@@ -117,38 +115,26 @@ impl Prepared {
             })
             .collect();
         let cells = puzzle.rows * puzzle.cols;
-        let mut by_pair = Vec::with_capacity(cells);
-        let mut pair_offsets = Vec::with_capacity(cells);
-        for c in 0..cells {
-            let mut list: Vec<(u16, u8)> = Vec::new();
-            for k in 0..puzzle.len() {
-                for r in puzzle.rotations() {
-                    if puzzle.allows(c, k, r) {
-                        list.push((k as u16, r));
+        let allowed: Vec<Vec<(u16, u8)>> = (0..cells)
+            .map(|c| {
+                let mut list = Vec::new();
+                for k in 0..puzzle.len() {
+                    for r in puzzle.rotations() {
+                        if puzzle.allows(c, k, r) {
+                            list.push((k as u16, r));
+                        }
                     }
                 }
-            }
-            let key = |&(k, r): &(u16, u8)| {
-                let e = &edges[k as usize][r as usize];
-                e[LEFT] as usize * codes + e[TOP] as usize
-            };
-            list.sort_by_key(key);
-            let mut offsets = vec![0u32; codes * codes + 1];
-            for p in &list {
-                offsets[key(p) + 1] += 1;
-            }
-            for x in 1..offsets.len() {
-                offsets[x] += offsets[x - 1];
-            }
-            by_pair.push(list);
-            pair_offsets.push(offsets);
-        }
-        let by_left = Keyed::new(by_pair.clone(), codes, |&(k, r)| {
-            edges[k as usize][r as usize][LEFT] as usize
-        });
-        let by_top = Keyed::new(by_pair.clone(), codes, |&(k, r)| {
-            edges[k as usize][r as usize][TOP] as usize
-        });
+                list
+            })
+            .collect();
+        let e = &edges;
+        let side =
+            |side: usize| move |&(k, r): &(u16, u8)| e[k as usize][r as usize][side] as usize;
+        let (left, top) = (side(LEFT), side(TOP));
+        let by_pair = Keyed::new(allowed, codes * codes, |p| left(p) * codes + top(p));
+        let by_left = Keyed::new(by_pair.lists.clone(), codes, left);
+        let by_top = Keyed::new(by_pair.lists.clone(), codes, top);
         Prepared {
             rows: puzzle.rows,
             cols: puzzle.cols,
@@ -156,7 +142,6 @@ impl Prepared {
             partner,
             codes,
             by_pair,
-            pair_offsets,
             by_left,
             by_top,
         }
@@ -164,9 +149,23 @@ impl Prepared {
 
     /// The placements of cell `c` with this left and top code.
     fn exact(&self, c: usize, left: u16, top: u16) -> &[(u16, u8)] {
-        let key = left as usize * self.codes + top as usize;
-        let o = &self.pair_offsets[c];
-        &self.by_pair[c][o[key] as usize..o[key + 1] as usize]
+        self.by_pair
+            .get(c, left as usize * self.codes + top as usize)
+    }
+
+    /// The placements of cell `c` with this left code.
+    fn with_left(&self, c: usize, left: u16) -> &[(u16, u8)] {
+        self.by_left.get(c, left as usize)
+    }
+
+    /// The placements of cell `c` with this top code.
+    fn with_top(&self, c: usize, top: u16) -> &[(u16, u8)] {
+        self.by_top.get(c, top as usize)
+    }
+
+    /// Every placement cell `c` allows.
+    fn all(&self, c: usize) -> &[(u16, u8)] {
+        &self.by_pair.lists[c]
     }
 }
 
@@ -320,7 +319,7 @@ impl Run<'_, '_> {
         let room = self.allowed[c].saturating_sub(breaks);
         let need_left = (j > 0).then(|| self.p.partner[self.edge(c - 1, RIGHT) as usize]);
         let need_top = (i > 0).then(|| self.p.partner[self.edge(c - cols, BOTTOM) as usize]);
-        let all = &self.p.by_pair[c];
+        let all = self.p.all(c);
         match (need_left, need_top) {
             (Some(l), Some(t)) => {
                 let exact = self.p.exact(c, l, t);
@@ -329,8 +328,8 @@ impl Run<'_, '_> {
                     // One break: the left fits and the top does not, or
                     // the other way round.
                     let p = self.p;
-                    let left = p.by_left.get(c, l);
-                    let top = p.by_top.get(c, t);
+                    let left = p.with_left(c, l);
+                    let top = p.with_top(c, t);
                     self.try_list(c, breaks, left, 1, &|e, r| e[r as usize][TOP] == t);
                     self.try_list(c, breaks, top, 1, &|e, r| e[r as usize][LEFT] == l);
                 }
@@ -343,14 +342,14 @@ impl Run<'_, '_> {
                 }
             }
             (Some(l), None) => {
-                let left = self.p.by_left.get(c, l);
+                let left = self.p.with_left(c, l);
                 self.try_list(c, breaks, left, 0, &|_, _| false);
                 if room >= 1 {
                     self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][LEFT] == l);
                 }
             }
             (None, Some(t)) => {
-                let top = self.p.by_top.get(c, t);
+                let top = self.p.with_top(c, t);
                 self.try_list(c, breaks, top, 0, &|_, _| false);
                 if room >= 1 {
                     self.try_list(c, breaks, all, 1, &|e, r| e[r as usize][TOP] == t);
@@ -425,15 +424,15 @@ mod tests {
         for l in 0..p.codes as u16 {
             for t in 0..p.codes as u16 {
                 let mut got: Vec<(u16, u8)> = p
-                    .by_left
-                    .get(c, l)
+                    .with_left(c, l)
                     .iter()
                     .filter(|&&x| edge(x, TOP) != t)
-                    .chain(p.by_top.get(c, t).iter().filter(|&&x| edge(x, LEFT) != l))
+                    .chain(p.with_top(c, t).iter().filter(|&&x| edge(x, LEFT) != l))
                     .copied()
                     .collect();
                 got.sort();
-                let mut want: Vec<(u16, u8)> = p.by_pair[c]
+                let mut want: Vec<(u16, u8)> = p
+                    .all(c)
                     .iter()
                     .filter(|&&x| (edge(x, LEFT) == l) != (edge(x, TOP) == t))
                     .copied()
