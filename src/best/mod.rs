@@ -13,6 +13,7 @@
 
 mod breaks;
 pub mod checkpoint;
+mod exact;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -199,16 +200,30 @@ pub fn run(
     let best_breaks = AtomicUsize::new(best.as_ref().map_or(usize::MAX, |b| joins - b.score));
     let shared_board: Mutex<Option<Solution>> = Mutex::new(best.as_ref().map(|b| b.board.clone()));
     let halt = std::sync::atomic::AtomicBool::new(false);
+    // Stops the complete search (a solver of its own, with its own token).
+    let exact_stop = StopToken::new();
+    let halt_all = || {
+        halt.store(true, Ordering::SeqCst);
+        exact_stop.stop();
+    };
     let stopped = || {
         halt.load(Ordering::Relaxed)
             || options.stop.is_stopped()
             || deadline.is_some_and(|d| Instant::now() >= d)
     };
-    let (backtrackers, cp_threads) = match options.method {
+    let (mut backtrackers, cp_threads) = match options.method {
         Method::Backtrack => (options.threads.max(1), 0),
         Method::CpSat => (0, options.threads.max(1)),
         Method::Hybrid => (options.threads.saturating_sub(1).max(1), 1),
     };
+    // With a thread to spare, one backtracker becomes a complete search
+    // where its tree is within reach (exact.rs).
+    let complete = backtrackers >= 2
+        && best.as_ref().is_none_or(|b| b.score < joins)
+        && exact::within_reach(puzzle, options.seed, &options.stop);
+    if complete {
+        backtrackers -= 1;
+    }
     let cp = if cp_threads > 0 {
         // CP-SAT alone solves the whole board's model; the hybrid builds a
         // small model per repaired window.
@@ -246,6 +261,29 @@ pub fn run(
                     breaks::search(puzzle, prepared, seed, &shared)
                 }));
             }
+        }
+        if complete {
+            let tx = tx.clone();
+            let exact_stop = &exact_stop;
+            handles.push(s.spawn(move || {
+                let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                match exact::first_solution(puzzle, left, exact_stop) {
+                    Ok((found, nodes)) => {
+                        if let Some(board) = found {
+                            let _ = tx.send(Ok(Candidate {
+                                board,
+                                method: "exact",
+                                optimal: false,
+                            }));
+                        }
+                        nodes
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e.into()));
+                        0
+                    }
+                }
+            }));
         }
         if let Some((solver, model)) = &cp {
             let tx = tx.clone();
@@ -331,7 +369,7 @@ pub fn run(
                 Ok(m) => m,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if stopped() {
-                        halt.store(true, Ordering::SeqCst);
+                        halt_all();
                     }
                     continue;
                 }
@@ -340,14 +378,14 @@ pub fn run(
             let c = match msg {
                 Ok(c) => c,
                 Err(e) => {
-                    halt.store(true, Ordering::SeqCst);
+                    halt_all();
                     return Err(e);
                 }
             };
             let score = match c.board.score(puzzle) {
                 Ok(s) => s,
                 Err(error) => {
-                    halt.store(true, Ordering::SeqCst);
+                    halt_all();
                     return Err(BestError::Invalid {
                         method: c.method,
                         error,
@@ -358,7 +396,7 @@ pub fn run(
             if optimal {
                 // Proved: nothing better exists, whether or not this board
                 // is new.
-                halt.store(true, Ordering::SeqCst);
+                halt_all();
             }
             if best.as_ref().is_some_and(|b| b.score >= score.valid) {
                 continue;
@@ -380,7 +418,7 @@ pub fn run(
             let full = imp.score == joins;
             best = Some(imp);
             if full || optimal {
-                halt.store(true, Ordering::SeqCst);
+                halt_all();
             }
         }
         for h in handles {

@@ -65,7 +65,31 @@ fn the_backtracker_reaches_the_full_score_on_small_boards() {
         assert_eq!(summary["score"], joins);
         assert_eq!(summary["joins"], joins);
         assert_eq!(summary["ended"], "full");
+        // The breaks or, beside them, the complete search (exact.rs).
+        let by = improvements.last().unwrap()["method"].as_str().unwrap();
+        assert!(["backtrack", "exact"].contains(&by), "{by}");
     }
+}
+
+#[test]
+fn a_limit_stops_the_complete_search_too() {
+    // 8x8-a's tree is within the complete search's reach, and holds far
+    // more than a second of it: the limit must stop that thread as well.
+    let out = cmd()
+        .args([
+            "best",
+            e2("8x8-a.txt").to_str().unwrap(),
+            "--format",
+            "jsonl",
+        ])
+        .args(["--time-limit", "1", "--threads", "2"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let (improvements, summary) = lines(&out.stdout);
+    assert!(check_stream(&e2("8x8-a.txt"), &improvements) < 112);
+    assert_eq!(summary["ended"], "time_limit");
 }
 
 #[test]
