@@ -1,10 +1,10 @@
 //! A complete search beside the breaks (`scramble best` with two threads or
 //! more): the plain backtracker looking for a first solution, on boards
-//! where it is within reach: few enough nodes per solution. The breaks search climbs fast
-//! but is no proof of anything and rarely spends its last breaks; on the
-//! 8x8 benchmark sets it stalls three joins short (session 34), while a
-//! complete row scan finds a solution in a fraction of its tree of about
-//! 4e12 nodes. On Eternity II (about 1e36 nodes) the thread would be wasted,
+//! where it is within reach: few enough nodes per solution. The breaks
+//! search climbs fast but proves nothing and rarely spends its last
+//! breaks; on the 8x8 benchmark sets it stalls two to four joins short,
+//! while a complete row scan finds a solution in a fraction of its tree of
+//! about 2e12-4e12 nodes. On Eternity II (about 1e36 nodes) the thread would be wasted,
 //! so it only runs when Knuth's estimate of the tree says so.
 
 use std::time::Duration;
@@ -27,10 +27,16 @@ const PROBE_TIME: Duration = Duration::from_secs(1);
 /// Whether the complete search's tree is within reach, by Knuth's
 /// estimate (`seed` seeds its probes): its nodes per solution (per the
 /// whole tree when no probe reached a solution) at most [`REACH_NODES`].
-/// An estimate cut short by its time limit says no.
-pub(super) fn within_reach(puzzle: &Puzzle, seed: u64, stop: &StopToken) -> bool {
+/// An estimate cut short by its time limit (1 s, or less when the run's
+/// `time_left` is shorter) or by `stop` says no.
+pub(super) fn within_reach(
+    puzzle: &Puzzle,
+    seed: u64,
+    time_left: Option<Duration>,
+    stop: &StopToken,
+) -> bool {
     let options = SolveOptions {
-        time_limit: Some(PROBE_TIME),
+        time_limit: Some(time_left.map_or(PROBE_TIME, |t| t.min(PROBE_TIME))),
         stop: stop.clone(),
         ..SolveOptions::default()
     };
@@ -77,10 +83,10 @@ mod tests {
         // solution.
         for name in ["8x8-a", "8x8-b"] {
             let p = Puzzle::load(Path::new(&format!("puzzles/eternity2/{name}.txt"))).unwrap();
-            assert!(within_reach(&p, 1, &stop), "{name}");
+            assert!(within_reach(&p, 1, None, &stop), "{name}");
         }
         let e2 = Puzzle::load(Path::new("puzzles/eternity2/eternity2.txt")).unwrap();
-        assert!(!within_reach(&e2, 1, &stop));
+        assert!(!within_reach(&e2, 1, None, &stop));
         let s = first_solution(&clue1, None, &stop).unwrap().0.unwrap();
         assert_eq!(s.score(&clue1).unwrap().broken.len(), 0);
     }

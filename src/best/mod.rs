@@ -220,7 +220,12 @@ pub fn run(
     // where its tree is within reach (exact.rs).
     let complete = backtrackers >= 2
         && best.as_ref().is_none_or(|b| b.score < joins)
-        && exact::within_reach(puzzle, options.seed, &options.stop);
+        && exact::within_reach(
+            puzzle,
+            options.seed,
+            deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            &options.stop,
+        );
     if complete {
         backtrackers -= 1;
     }
