@@ -1,5 +1,5 @@
 //! Backtracking benchmarks (issue 4's performance goals). Run with
-//! `cargo bench --bench backtrack`; figures and their reading are in
+//! `cargo bench --features bench --bench backtrack`; figures and their reading are in
 //! docs/benchmarks.md. Criterion reports medians; the node rates are printed
 //! by the `nodes_per_second` group.
 
