@@ -90,6 +90,21 @@ pub use tree::{Mean, TreeEstimate, estimate_tree};
 /// cell indices can be masked into the board array).
 pub(crate) const MAX_TILES: usize = 1024;
 
+/// The revision of the tree above the work units (which placements the
+/// first depths allow): a checkpoint of finished units made by another
+/// revision numbers other subtrees. Raise it whenever those depths change.
+/// Revision 2: the first cell of a framed board holds the smallest corner
+/// piece (tables.rs, `first_of_a_closed_orbit`).
+pub(crate) const UNITS_REVISION: u32 = 2;
+
+impl Backtrack {
+    /// What a checkpoint of this search's work units records as its search:
+    /// the order (and full tree) and the units' revision.
+    pub(crate) fn units_name(&self) -> String {
+        format!("{} units r{UNITS_REVISION}", self.model_name())
+    }
+}
+
 /// The native backtracking solver.
 #[derive(Clone, Copy, Debug)]
 pub struct Backtrack {

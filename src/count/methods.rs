@@ -93,7 +93,7 @@ pub(crate) fn check_checkpoint(
     puzzle: &Puzzle,
     order: Order,
 ) -> Result<(), String> {
-    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(order).model_name())
+    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(order).units_name())
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -128,7 +128,7 @@ fn by_enumeration(
     };
     let checkpoint = match &options.checkpoint {
         Some(path) => Some(RefCell::new(
-            checkpoint::Checkpoint::open(path, puzzle, &solver.model_name())
+            checkpoint::Checkpoint::open(path, puzzle, &solver.units_name())
                 .map_err(|e| e.to_string())?,
         )),
         None => None,

@@ -29,8 +29,7 @@ use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, Solver, StopToken,
-    UnitCounts,
+    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 

@@ -426,7 +426,7 @@ fn every_order_counts_the_same_and_keeps_its_checkpoint() {
         .assert()
         .success();
     let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
-    assert_eq!(saved["search"], "row-up");
+    assert_eq!(saved["search"], "row-up units r2");
     cmd()
         .args(["count", "--method", "enumerate", "--checkpoint"])
         .arg(&ck)
