@@ -4,8 +4,10 @@
 //! search climbs fast but proves nothing and rarely spends its last
 //! breaks; on the 8x8 benchmark sets it stalls two to four joins short,
 //! while a complete row scan finds a solution in a fraction of its tree of
-//! about 2e12-4e12 nodes. On Eternity II (about 1e36 nodes) the thread would be wasted,
-//! so it only runs when Knuth's estimate of the tree says so.
+//! about 1e12 nodes (turns reduced). It runs on every backtracking thread;
+//! the breaks keep all but one and stop once they stall (mod.rs, `STALL`).
+//! On Eternity II (about 1e36 nodes) those threads would be wasted, so it
+//! only runs when Knuth's estimate of the tree says so.
 
 use std::time::Duration;
 
@@ -46,17 +48,19 @@ pub(super) fn within_reach(
     }
 }
 
-/// The first solution of the plain backtracker (row scan, one thread,
-/// turns reduced), or none when `stop` or the time limit ended it or the
-/// tree holds none; and its nodes.
+/// The first solution of the plain backtracker (row scan on `threads`
+/// threads, turns reduced), or none when `stop` or the time limit ended it
+/// or the tree holds none; and its nodes.
 pub(super) fn first_solution(
     puzzle: &Puzzle,
     time_limit: Option<Duration>,
     stop: &StopToken,
+    threads: usize,
 ) -> Result<(Option<Solution>, u64), SolveError> {
     let options = SolveOptions {
         time_limit,
         stop: stop.clone(),
+        threads: threads.max(1),
         limit: Some(1),
         ..SolveOptions::default()
     };
@@ -87,7 +91,7 @@ mod tests {
         }
         let e2 = Puzzle::load(Path::new("puzzles/eternity2/eternity2.txt")).unwrap();
         assert!(!within_reach(&e2, 1, None, &stop));
-        let s = first_solution(&clue1, None, &stop).unwrap().0.unwrap();
+        let s = first_solution(&clue1, None, &stop, 2).unwrap().0.unwrap();
         assert_eq!(s.score(&clue1).unwrap().broken.len(), 0);
     }
 }

@@ -138,6 +138,13 @@ pub enum BestError {
 /// The time of one region repair (the hybrid's CP-SAT).
 const REPAIR_SLICE: Duration = Duration::from_secs(1);
 
+/// Beside a complete search, the breaks search stops after this long
+/// without a better board, and leaves its core to the complete search
+/// (which runs on every backtracking thread from the start). On the 8x8
+/// sets the breaks reach 108-110 of 112 joins within 1-90 s and then stall
+/// (docs/benchmarks.md).
+const STALL: Duration = Duration::from_secs(120);
+
 /// The side of the window a region repair frees: on Eternity II a 4x4
 /// window is mostly solved or proved unimprovable within 0.2 s on one
 /// worker, a 6x6 one ran past 3 s every time (session 34).
@@ -226,9 +233,20 @@ pub fn run(
             deadline.map(|d| d.saturating_duration_since(Instant::now())),
             &options.stop,
         );
+    // The complete search runs on every backtracking thread; one of them
+    // is shared with the breaks until they stall.
+    let exact_threads = if complete { backtrackers } else { 0 };
     if complete {
         backtrackers -= 1;
     }
+    // When the last better board came (ms since the start).
+    let last_gain = std::sync::atomic::AtomicU64::new(0);
+    let breaks_stopped = || {
+        stopped()
+            || (complete
+                && started.elapsed().as_millis() as u64
+                    > last_gain.load(Ordering::Relaxed) + STALL.as_millis() as u64)
+    };
     let cp = if cp_threads > 0 {
         // CP-SAT alone solves the whole board's model; the hybrid builds a
         // small model per repaired window.
@@ -248,7 +266,7 @@ pub fn run(
             for t in 0..backtrackers {
                 let tx = tx.clone();
                 let best_breaks = &best_breaks;
-                let stopped = &stopped;
+                let stopped = &breaks_stopped;
                 let seed = options.seed.wrapping_add(t as u64);
                 handles.push(s.spawn(move || {
                     let found = move |board: Solution| {
@@ -272,7 +290,7 @@ pub fn run(
             let exact_stop = &exact_stop;
             handles.push(s.spawn(move || {
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-                match exact::first_solution(puzzle, left, exact_stop) {
+                match exact::first_solution(puzzle, left, exact_stop, exact_threads) {
                     Ok((found, nodes)) => {
                         if let Some(board) = found {
                             let _ = tx.send(Ok(Candidate {
@@ -417,6 +435,7 @@ pub fn run(
             // Share it: the backtrackers look for fewer breaks, CP-SAT
             // starts its next slice from it.
             best_breaks.fetch_min(joins - imp.score, Ordering::SeqCst);
+            last_gain.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
             *shared_board.lock().unwrap() = Some(imp.board.clone());
             on_improve(&imp);
             improvements += 1;
