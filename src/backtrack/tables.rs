@@ -120,7 +120,8 @@ fn from_bit(bit: usize, w: usize) -> u64 {
 /// holds the smallest of them". Saying so in the first cell's allowed set
 /// prunes at the first placement instead of when the orbit's other cells
 /// are placed (in a row scan of a framed board, two of the four corners
-/// come last: the tree was about four times too big). `allowed` holds
+/// come last: up to half the tree was searched for nothing,
+/// docs/benchmarks.md). `allowed` holds
 /// `words` words per depth; `orbit` the other cells of the first cell's
 /// orbit; `kind_of` each tile's kind (itself without kinds), which is what
 /// "below" compares.
@@ -147,12 +148,10 @@ fn first_of_a_closed_orbit(
             let depth = order_cells.iter().position(|&x| x == c);
             depth.is_some_and(|d| tiles_at(allowed, d).iter().all(|t| first.contains(t)))
         });
-    let Some(&least) = first.iter().map(|&t| &kind_of[t]).min() else {
+    let least = first.iter().map(|&t| kind_of[t]).min();
+    let Some(least) = least.filter(|_| closed) else {
         return;
     };
-    if !closed {
-        return;
-    }
     for &t in first.iter().filter(|&&t| kind_of[t] != least) {
         for o in 4 * t..4 * t + 4 {
             allowed[o / 64] &= !(1 << (o % 64));

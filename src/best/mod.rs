@@ -141,8 +141,8 @@ const REPAIR_SLICE: Duration = Duration::from_secs(1);
 /// Beside a complete search, the breaks search stops after this long
 /// without a better board, and leaves its core to the complete search
 /// (which runs on every backtracking thread from the start). On the 8x8
-/// sets the breaks reach 108-110 of 112 joins within 1-90 s and then stall
-/// (docs/benchmarks.md).
+/// sets the breaks reach 108-110 of 112 joins within 1-140 s and then
+/// stall (docs/benchmarks.md).
 const STALL: Duration = Duration::from_secs(120);
 
 /// The side of the window a region repair frees: on Eternity II a 4x4
