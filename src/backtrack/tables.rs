@@ -132,12 +132,8 @@ fn first_of_a_closed_orbit(
     orbit: &[usize],
     kind_of: &[usize],
 ) {
-    let tiles_at = |allowed: &[u64], depth: usize| -> Vec<usize> {
-        let set = &allowed[depth * words..][..words];
-        (0..kind_of.len())
-            .filter(|&t| (0..4).any(|r| set[(4 * t + r) / 64] >> ((4 * t + r) % 64) & 1 == 1))
-            .collect()
-    };
+    let tiles_at =
+        |allowed: &[u64], depth: usize| tiles_in(&allowed[depth * words..][..words], kind_of.len());
     let first = tiles_at(allowed, 0);
     let mut others: Vec<usize> = orbit.to_vec();
     others.sort_unstable();
@@ -153,10 +149,15 @@ fn first_of_a_closed_orbit(
         return;
     };
     for &t in first.iter().filter(|&&t| kind_of[t] != least) {
-        for o in 4 * t..4 * t + 4 {
-            allowed[o / 64] &= !(1 << (o % 64));
-        }
+        allowed[4 * t / 64] &= !tile_bits(4 * t);
     }
+}
+
+/// The tiles (of the first `tiles`) with an orientation in `set`.
+fn tiles_in(set: &[u64], tiles: usize) -> Vec<usize> {
+    (0..tiles)
+        .filter(|&t| set[4 * t / 64] & tile_bits(4 * t) != 0)
+        .collect()
 }
 
 /// The words per set the search is compiled for: exact up to 8 (boards of
@@ -466,9 +467,7 @@ mod tests {
 
     /// The tiles the first cell allows.
     fn first_tiles(t: &Tables) -> Vec<usize> {
-        (0..t.puzzle.len())
-            .filter(|&k| (0..4).any(|r| t.allowed[(4 * k + r) / 64] >> ((4 * k + r) % 64) & 1 == 1))
-            .collect()
+        tiles_in(&t.allowed[..t.words], t.puzzle.len())
     }
 
     #[test]
