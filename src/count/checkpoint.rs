@@ -1,5 +1,7 @@
 //! Checkpoints of a counting enumeration: which work units are finished and
-//! what each counted, so a long count survives a restart. The file is JSON,
+//! what each counted, so a long count survives a restart, and the wall time
+//! all runs have spent on it (as of each write, so a run that is killed
+//! still leaves its time up to its last write). The file is JSON,
 //! rewritten whole (a temporary file renamed over it) at most once a second
 //! and when the run ends.
 
@@ -35,12 +37,19 @@ struct File {
     version: String,
     /// Finished units: [labelled, classes, picture weight] each.
     done: BTreeMap<usize, [u128; 3]>,
+    /// Wall seconds of all runs up to the last write (absent in files
+    /// written before it was recorded: 0).
+    #[serde(default)]
+    seconds: f64,
 }
 
 /// An open checkpoint.
 pub(super) struct Checkpoint {
     path: PathBuf,
     file: File,
+    /// When this run opened it, and the seconds of the runs before.
+    opened: Instant,
+    before: f64,
     last_write: Instant,
     /// The first error writing it, reported when the run ends.
     pub(super) write_error: Option<CheckpointError>,
@@ -65,6 +74,7 @@ impl Checkpoint {
             search: search.into(),
             version: env!("CARGO_PKG_VERSION").into(),
             done: BTreeMap::new(),
+            seconds: 0.0,
         };
         let file = match std::fs::read(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh,
@@ -95,7 +105,9 @@ impl Checkpoint {
         };
         Ok(Checkpoint {
             path: path.to_path_buf(),
+            before: file.seconds,
             file,
+            opened: Instant::now(),
             last_write: Instant::now(),
             write_error: None,
         })
@@ -104,6 +116,11 @@ impl Checkpoint {
     /// The finished units.
     pub(super) fn done(&self) -> impl Iterator<Item = usize> + '_ {
         self.file.done.keys().copied()
+    }
+
+    /// Wall seconds of all runs so far, this one included.
+    pub(super) fn seconds(&self) -> f64 {
+        self.before + self.opened.elapsed().as_secs_f64()
     }
 
     /// What the finished units counted, summed.
@@ -131,6 +148,7 @@ impl Checkpoint {
     /// Writes the file whole (keeps the first error).
     pub(super) fn write(&mut self) {
         self.last_write = Instant::now();
+        self.file.seconds = self.seconds();
         if let Err(e) = self.try_write() {
             self.write_error.get_or_insert(CheckpointError {
                 path: self.path.clone(),
@@ -202,6 +220,30 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("not a count checkpoint"), "{e}");
+    }
+
+    #[test]
+    fn the_seconds_of_all_runs_add_up_and_older_files_start_at_zero() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let p = puzzle("crazy-sheep");
+        let mut c = Checkpoint::open(&path, &p, "spiral").unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        c.write();
+        let first = c.file.seconds;
+        assert!(first >= 0.02, "{first}");
+        let mut again = Checkpoint::open(&path, &p, "spiral").unwrap();
+        assert_eq!(again.before, first);
+        std::thread::sleep(Duration::from_millis(20));
+        again.write();
+        assert!(again.file.seconds >= first + 0.02, "{}", again.file.seconds);
+        // A file from before the field: its time is unknown, counted as 0.
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        std::fs::write(&path, v.to_string()).unwrap();
+        let old = Checkpoint::open(&path, &p, "spiral").unwrap();
+        assert_eq!(old.before, 0.0);
     }
 
     #[test]

@@ -172,8 +172,9 @@ fn by_enumeration(
             .units
             .map_or(String::new(), |n| format!(" of {n}"));
         notes.push(format!(
-            "{}{of} work units done, {skipped} of them in earlier runs",
-            c.done().count()
+            "{}{of} work units done, {skipped} of them in earlier runs; {:.0} s in all runs",
+            c.done().count(),
+            c.seconds()
         ));
         // Every unit finished: the counts are the units' sums. Stopped:
         // this run's finds and the earlier runs' units (lower bounds).
