@@ -13,6 +13,7 @@ pub mod compare;
 pub mod count;
 pub mod cpsat;
 pub mod experiment;
+pub(crate) mod files;
 pub mod generate;
 pub mod graph;
 pub mod merge;

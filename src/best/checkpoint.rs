@@ -1,6 +1,6 @@
 //! Checkpoints of `scramble best`: the best board so far, so a long run
 //! resumes from it (`--checkpoint FILE`). JSON, rewritten whole (a temporary
-//! file renamed over it, `render::write_whole`) at each improvement.
+//! file renamed over it, `files::write_whole`) at each improvement.
 
 use std::path::{Path, PathBuf};
 
@@ -84,7 +84,7 @@ pub fn save(
     };
     let mut text = serde_json::to_string(&file).expect("serializable");
     text.push('\n');
-    crate::render::write_whole(path, text.as_bytes()).map_err(|e| CheckpointError {
+    crate::files::write_whole(path, text.as_bytes()).map_err(|e| CheckpointError {
         path: path.to_path_buf(),
         message: format!("cannot write: {e}"),
     })

@@ -512,5 +512,5 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     if path.file_name().is_none() {
         return Err(err("not a file name".into()));
     }
-    crate::render::write_whole(path, bytes).map_err(|e| err(format!("cannot write: {e}")))
+    crate::files::write_whole(path, bytes).map_err(|e| err(format!("cannot write: {e}")))
 }

@@ -2,11 +2,10 @@
 //! what each counted, so a long count survives a restart, and the wall time
 //! all runs have spent on it (as of each write, so a run that is killed
 //! still leaves its time up to its last write). The file is JSON,
-//! rewritten whole (a temporary file renamed over it) at most once a second
+//! rewritten whole (`files::write_whole`) at most once a second
 //! and when the run ends.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -158,17 +157,9 @@ impl Checkpoint {
     }
 
     fn try_write(&self) -> std::io::Result<()> {
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        let text = serde_json::to_string(&self.file).map_err(std::io::Error::other)?;
-        tmp.write_all(text.as_bytes())?;
-        tmp.write_all(b"\n")?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        let mut text = serde_json::to_string(&self.file).map_err(std::io::Error::other)?;
+        text.push('\n');
+        crate::files::write_whole(&self.path, text.as_bytes())
     }
 }
 

@@ -16,32 +16,8 @@ pub mod table;
 pub mod text;
 mod triangles;
 
-use std::io::Write;
-use std::path::Path;
-
 use crate::puzzle::Puzzle;
 use crate::solve::SolveResult;
-
-/// Write a file whole or not at all: into a temporary file beside it (mode
-/// 0666 less the umask, like any new file), then renamed over it; on any
-/// error the temporary file is removed. The one place outputs are written.
-pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".scramble-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
 
 /// Okabe and Ito's colour-blind-safe palette: orange, sky blue, bluish
 /// green, yellow, blue, vermillion, reddish purple, black.
