@@ -17,6 +17,7 @@
 //! end found without descending.
 
 use super::MAX_TILES;
+use super::masks::Masks;
 use super::search::{State, tile_bits};
 use super::tables::{MAX_WORDS, Step, Tables};
 
@@ -36,26 +37,26 @@ const MAX_DOMAINS: usize = 24;
 
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
-struct Hot {
+pub(super) struct Hot {
     /// Offset of this step's key table in `starts`.
-    table: u32,
-    cell: u16,
+    pub(super) table: u32,
+    pub(super) cell: u16,
     /// The two key neighbours' cells, and the edge of each that faces
     /// this cell ([`WILD_EDGE`] when there is none).
-    a: u16,
-    b: u16,
-    a_edge: u8,
-    b_edge: u8,
+    pub(super) a: u16,
+    pub(super) b: u16,
+    pub(super) a_edge: u8,
+    pub(super) b_edge: u8,
     /// The first key neighbour is the previous depth's cell: its code
     /// comes from the orientation just placed, not from the board.
-    a_link: bool,
+    pub(super) a_link: bool,
     /// Some candidates fail a check past the key lists ([`Cold`]).
-    checks: bool,
+    pub(super) checks: bool,
 }
 
 /// One step of the placement order: the checks past the key lists.
 #[derive(Clone, Copy)]
-struct Cold {
+pub(super) struct Cold {
     /// Placed neighbours past the two keys: (cell, its facing edge, this
     /// cell's edge towards it).
     extra: [(usize, usize, usize); 2],
@@ -69,17 +70,17 @@ struct Cold {
 
 /// One candidate in a list.
 #[derive(Clone, Copy)]
-struct Entry {
+pub(super) struct Entry {
     /// The row of the next depth's key table that this orientation gives
     /// as the next cell's link: `need_row` of its edge facing that cell
     /// (each table is built for the steps whose next link faces one way).
-    key: u16,
-    o: u16,
+    pub(super) key: u16,
+    pub(super) o: u16,
 }
 
 /// How the next depth's key is completed by the orientation placed now.
 #[derive(Clone, Copy, Default)]
-struct Next {
+pub(super) struct Next {
     /// The offset in `starts` that the older neighbours give.
     base: usize,
     /// All ones when the candidate's [`Entry::key`] completes it (the
@@ -97,15 +98,18 @@ pub(super) struct Lists {
     code: Vec<u16>,
     /// `need` times the number of codes plus one (the wildcard is the
     /// last): the row of a key table.
-    need_row: Vec<u32>,
+    pub(super) need_row: Vec<u32>,
     /// Per key table: `span * span` lists, laid out one after the other in
     /// `entries`: list `i` is `starts[i]..starts[i + 1]`.
-    starts: Vec<u32>,
+    pub(super) starts: Vec<u32>,
     /// Candidates, list after list.
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     /// Per depth (indexed modulo `MAX_TILES`).
-    hot: Box<[Hot; MAX_TILES]>,
-    cold: Vec<Cold>,
+    pub(super) hot: Box<[Hot; MAX_TILES]>,
+    pub(super) cold: Vec<Cold>,
+    /// The lists' availability masks, where every list the walk descends
+    /// into is short enough (masks.rs).
+    pub(super) masks: Option<Masks>,
 }
 
 impl Lists {
@@ -282,24 +286,24 @@ impl Lists {
                 h.table = (i * span * span) as u32;
             }
         }
+        starts.push(entries.len() as u32);
+        let masks = Masks::new(&starts, &entries, span, nori / 4, steps);
         Some(Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
             need,
             code,
-            starts: {
-                starts.push(entries.len() as u32);
-                starts
-            },
+            starts,
             entries,
             hot,
             cold,
+            masks,
         })
     }
 
     /// How the key at `depth` is completed, given the board before the
     /// depth before.
     #[inline(always)]
-    fn next(&self, placed: &[u16; MAX_TILES], depth: usize) -> Next {
+    pub(super) fn next(&self, placed: &[u16; MAX_TILES], depth: usize) -> Next {
         const M: usize = MAX_TILES - 1;
         let h = self.hot[depth & M];
         let kb = self.need[placed[h.b as usize & M] as usize * 8 + h.b_edge as usize] as usize;
@@ -315,6 +319,12 @@ impl Lists {
         }
     }
 
+    /// The list at a depth after `e` was placed at the depth before.
+    #[inline(always)]
+    pub(super) fn list(&self, n: Next, e: Entry) -> usize {
+        n.base + (e.key as u32 & n.mask) as usize
+    }
+
     /// The start and end in `entries` of the candidates at a depth after
     /// `e` was placed at the depth before.
     #[inline(always)]
@@ -326,7 +336,7 @@ impl Lists {
     /// Whether orientation `o` at `depth` passes the checks past the key
     /// lists: the allowed set, the turn reduction, the further neighbours.
     #[inline(never)]
-    fn passes<const W: usize>(
+    pub(super) fn passes<const W: usize>(
         &self,
         t: &Tables<'_>,
         st: &State<'_, W>,
@@ -509,7 +519,7 @@ mod tests {
 
     #[test]
     fn the_lists_visit_what_the_bitsets_visit() {
-        let mut boards = 0;
+        let (mut boards, mut masked) = (0, 0);
         for seed in 1..=4 {
             for n in 2..=4 {
                 let (p, _) = plant(
@@ -535,9 +545,14 @@ mod tests {
                             let bits = Tables::new(&p, order, sym, reduce, false);
                             assert!(bits.lists.is_none(), "one-word boards use bitsets");
                             let lists = Tables::with_lists(&p, order, sym, reduce);
+                            // The same lists walked without their masks.
+                            let mut plain = Tables::with_lists(&p, order, sym, reduce);
+                            let masks = plain.lists.as_mut().and_then(|l| l.masks.take());
+                            masked += masks.is_some() as usize;
                             let (a, b) = (walk(&bits), walk(&lists));
                             let what = format!("seed {seed}, {n}x{n}, {order}, {}", sym.name());
                             assert_eq!(a, b, "{what}, reduce {reduce}");
+                            assert_eq!(a, walk(&plain), "{what}, reduce {reduce}, no masks");
                             boards += a.0.len();
                         }
                     }
@@ -545,6 +560,7 @@ mod tests {
             }
         }
         assert!(boards > 1000, "{boards} boards");
+        assert!(masked > 100, "{masked} searches with masks");
     }
 
     #[test]

@@ -63,6 +63,7 @@ macro_rules! by_words {
 }
 
 mod lists;
+mod masks;
 mod order;
 mod parallel;
 mod probe;

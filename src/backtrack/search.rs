@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
 use super::lists;
+use super::masks;
 use super::tables::{NO_COPY, Tables};
 
 /// How many nodes (descents in the list search) pass between two looks at
@@ -154,7 +155,10 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         return emit(&st.placed);
     }
     if let Some(l) = &t.lists {
-        return lists::search(t, l, st, start, limit, emit);
+        return match &l.masks {
+            Some(m) => masks::search(t, l, m, st, start, limit, emit),
+            None => lists::search(t, l, st, start, limit, emit),
+        };
     }
     if W > 1 || t.kinds {
         return if t.kinds {

@@ -1,0 +1,421 @@
+//! The candidate lists walked through availability masks: per list, one
+//! 64-bit word whose bit `k` says that the list's `k`-th entry belongs to a
+//! tile not on the board. Placing a tile clears its bits in every list that
+//! holds it (a handful of words), taking it back sets them again; a depth's
+//! candidates are then the set bits of one word, taken lowest first, so
+//! the walk reads no tile that is on the board, and a placement whose next
+//! list has nothing left is a dead end found without descending (the list
+//! loop of lists.rs finds only the empty lists so; it reads each tile
+//! already placed). Entries come in the same order, so the candidates, the
+//! nodes and the boards are those of the list loop and of the bitsets.
+//!
+//! Every list must hold at most 64 entries, but for the one that both
+//! missing neighbours key (the first depth's): a step at the search's
+//! start walks it entry by entry, as the list loop does.
+
+use super::MAX_TILES;
+use super::lists::{Entry, Lists};
+use super::search::State;
+use super::tables::{Step, Tables};
+
+/// Where a tile's entries sit: one list and its bits there.
+#[derive(Clone, Copy, Default)]
+struct Member {
+    list: u32,
+    bits: u64,
+}
+
+/// The masks of one puzzle's lists.
+pub(super) struct Masks {
+    /// Per list: the bits of all its entries (0 for a long list), and one
+    /// word more that the padding members point at.
+    full: Vec<u64>,
+    /// Per tile: `per_tile` members (padded with the spare word).
+    members: Vec<Member>,
+    per_tile: usize,
+}
+
+/// The most lists one tile's entries may lie in (else the list loop runs).
+const MAX_MEMBERS: usize = 16;
+
+impl Masks {
+    /// The masks of `starts`/`entries` (lists of `span * span` per key
+    /// table, the wildcard code last), or none when a list other than the
+    /// both-wildcard one holds more than 64 entries, a step past the first
+    /// has no placed neighbour, or a tile lies in too many lists.
+    pub(super) fn new(
+        starts: &[u32],
+        entries: &[Entry],
+        span: usize,
+        tiles: usize,
+        steps: &[Step],
+    ) -> Option<Masks> {
+        if steps.iter().skip(1).any(|s| s.k == 0) {
+            return None;
+        }
+        let wild = span - 1;
+        let n = starts.len() - 1;
+        let mut full = vec![0u64; n + 1];
+        let mut per: Vec<Vec<Member>> = vec![Vec::new(); tiles];
+        for (i, w) in starts.windows(2).enumerate() {
+            let len = (w[1] - w[0]) as usize;
+            let key = i % (span * span);
+            if len > 64 {
+                if key != wild * span + wild {
+                    return None;
+                }
+                continue;
+            }
+            full[i] = if len == 64 { !0 } else { (1u64 << len) - 1 };
+            for k in 0..len {
+                let tile = entries[w[0] as usize + k].o as usize / 4;
+                let bit = 1u64 << k;
+                match per[tile].iter_mut().find(|m| m.list == i as u32) {
+                    Some(m) => m.bits |= bit,
+                    None => per[tile].push(Member {
+                        list: i as u32,
+                        bits: bit,
+                    }),
+                }
+            }
+        }
+        let per_tile = per.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        if per_tile > MAX_MEMBERS {
+            return None;
+        }
+        let spare = Member {
+            list: n as u32,
+            bits: 0,
+        };
+        let members = per
+            .into_iter()
+            .flat_map(|mut m| {
+                m.resize(per_tile, spare);
+                m
+            })
+            .collect();
+        Some(Masks {
+            full,
+            members,
+            per_tile,
+        })
+    }
+
+    /// Clear (take) or set (give back) the bits of `tile`.
+    #[inline(always)]
+    fn take(&self, avail: &mut [u64], tile: usize) {
+        for m in &self.members[tile * self.per_tile..][..self.per_tile] {
+            avail[m.list as usize] &= !m.bits;
+        }
+    }
+
+    #[inline(always)]
+    fn give(&self, avail: &mut [u64], tile: usize) {
+        for m in &self.members[tile * self.per_tile..][..self.per_tile] {
+            avail[m.list as usize] |= m.bits;
+        }
+    }
+
+    /// The masks with the tiles of `used` (orientation bits, a tile's four
+    /// together) taken.
+    fn start<const W: usize>(&self, used: &[u64; W]) -> Vec<u64> {
+        let mut avail = self.full.clone();
+        let tiles = self.members.len() / self.per_tile;
+        for (w, &word) in used.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let o = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if o.is_multiple_of(4) && o / 4 < tiles {
+                    self.take(&mut avail, o / 4);
+                }
+            }
+        }
+        avail
+    }
+}
+
+/// Depth-first search of the depths `start..limit` (`start < limit`), with
+/// the board holding the depths before `start`; `emit` gets every board
+/// that fills them. Returns false when asked to stop. `st.used` is read,
+/// not changed: the masks stand for it.
+pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let mut avail = m.start(&st.used);
+    let first = t.first_cell & M;
+    let h = l.hot[start & M];
+    // The first depth's list: the link's code looked up on the board.
+    let key = match h.a_link {
+        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
+        false => 0,
+    };
+    let at = l.list(
+        l.next(&st.placed, start),
+        Entry {
+            key: key as u16,
+            o: 0,
+        },
+    );
+    if m.full[at] == 0 && l.starts[at + 1] > l.starts[at] {
+        // A long list (the first cell's): entry by entry, each placement
+        // searched below.
+        let mut nodes = 0;
+        let mut go = true;
+        for p in l.starts[at]..l.starts[at + 1] {
+            let o = l.entries[p as usize].o as usize;
+            if st.used[o / 64 % W] >> (o % 64) & 1 != 0
+                || h.checks && !l.passes(t, st, &l.cold[start], start, o, first)
+            {
+                continue;
+            }
+            nodes += 1;
+            st.placed[h.cell as usize & M] = o as u16;
+            if start + 1 == limit {
+                go = emit(&st.placed);
+            } else {
+                m.take(&mut avail, o / 4);
+                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
+                m.give(&mut avail, o / 4);
+            }
+            if !go {
+                break;
+            }
+        }
+        st.nodes[start] += nodes;
+        return go;
+    }
+    walk(t, l, m, st, &mut avail, start, limit, emit)
+}
+
+/// The walk of [`search`] over the depths `start..limit`, the masks in
+/// `avail` holding the board.
+#[allow(clippy::too_many_arguments)]
+fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &mut State<'_, W>,
+    avail: &mut [u64],
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let mut rem = [0u64; MAX_TILES];
+    let mut base = [0u32; MAX_TILES];
+    let mut next = [Default::default(); MAX_TILES];
+    let mut nodes = [0u64; MAX_TILES];
+    let mut budget = st.budget;
+    let first = t.first_cell & M;
+    let mut d = start;
+    let h = l.hot[d & M];
+    let key = match h.a_link {
+        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
+        false => 0,
+    };
+    let at = l.list(
+        l.next(&st.placed, d),
+        Entry {
+            key: key as u16,
+            o: 0,
+        },
+    );
+    // The current depth's remaining bits, list start, next key and step
+    // live in registers; the arrays hold those of the depths below.
+    let (mut r, mut b) = (avail[at], l.starts[at]);
+    let mut nx = match d + 1 < limit {
+        true => l.next(&st.placed, d + 1),
+        false => Default::default(),
+    };
+    let mut h = l.hot[d & M];
+    let mut go = true;
+    loop {
+        if r == 0 {
+            if d == start {
+                break;
+            }
+            d -= 1;
+            (r, b, nx, h) = (rem[d & M], base[d & M], next[d & M], l.hot[d & M]);
+            let o = st.placed[h.cell as usize & M] as usize;
+            m.give(avail, o / 4);
+            continue;
+        }
+        let k = r.trailing_zeros();
+        r &= r - 1;
+        let e = l.entries[(b + k) as usize];
+        let o = e.o as usize;
+        if h.checks && !l.passes(t, st, &l.cold[d & M], d, o, first) {
+            continue;
+        }
+        nodes[d & M] += 1;
+        st.placed[h.cell as usize & M] = o as u16;
+        if d + 1 == limit {
+            if !emit(&st.placed) {
+                go = false;
+                break;
+            }
+            continue;
+        }
+        let at = l.list(nx, e);
+        if avail[at] == 0 {
+            continue;
+        }
+        // The clock is read every `CHECK_EVERY` descents.
+        budget -= 1;
+        if budget == 0 {
+            st.budget = 0;
+            if st.should_stop() {
+                go = false;
+                break;
+            }
+            budget = st.budget;
+        }
+        m.take(avail, o / 4);
+        let r1 = avail[at];
+        if r1 == 0 {
+            // The next list held only this tile.
+            m.give(avail, o / 4);
+            continue;
+        }
+        (rem[d & M], base[d & M], next[d & M]) = (r, b, nx);
+        d += 1;
+        (r, b, h) = (r1, l.starts[at], l.hot[d & M]);
+        if d + 1 < limit {
+            nx = l.next(&st.placed, d + 1);
+        }
+    }
+    // Give back what stays placed below a stop.
+    while d > start {
+        d -= 1;
+        let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
+        m.give(avail, o / 4);
+    }
+    st.budget = budget;
+    for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
+        *a += b;
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::search::{State, search};
+    use super::super::{MAX_TILES, Order};
+    use super::*;
+    use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
+    use crate::puzzle::{Puzzle, Turning};
+    use crate::symmetry::Symmetry;
+
+    /// Every board of the whole tree, in order, and the nodes per depth;
+    /// then the boards below each placement of the first three depths, as
+    /// work units are searched.
+    fn walk<const W: usize>(t: &Tables<'_>) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
+        let stop = AtomicBool::new(false);
+        let check = || false;
+        let mut st = State::<W>::new(t, &stop, &check);
+        let mut boards = Vec::new();
+        let mut out = |p: &[u16; MAX_TILES]| {
+            boards.push(p[..t.cells].to_vec());
+            true
+        };
+        assert!(search(t, &mut st, 0, t.cells, &mut out));
+        let split = 3.min(t.cells);
+        let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
+        let mut prefixes: Vec<Vec<u16>> = Vec::new();
+        let mut prefix = |p: &[u16; MAX_TILES]| {
+            prefixes.push(cells.iter().map(|&c| p[c]).collect());
+            true
+        };
+        assert!(search(t, &mut st, 0, split, &mut prefix));
+        let mut below = Vec::new();
+        for p in &prefixes {
+            st.set_prefix(t, p);
+            let mut out = |p: &[u16; MAX_TILES]| {
+                below.push(p[..t.cells].to_vec());
+                true
+            };
+            assert!(search(t, &mut st, split, t.cells, &mut out));
+        }
+        (boards, st.nodes, below)
+    }
+
+    /// The search with the masks, and the same lists without them: the
+    /// same boards in the same order and the same nodes per depth. Returns
+    /// the number of boards.
+    fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> usize {
+        let none = Symmetry::none();
+        let masked = Tables::new(p, order, &none, reduce, false);
+        let mut plain = Tables::new(p, order, &none, reduce, false);
+        let lists = plain
+            .lists
+            .as_mut()
+            .expect("a row order on a large board has lists");
+        assert!(lists.masks.take().is_some(), "{order}: masks");
+        assert_eq!(masked.words, 2, "boards of 17 to 32 tiles");
+        let (a, b) = (walk::<2>(&masked), walk::<2>(&plain));
+        assert_eq!(a, b, "{order}, reduce {reduce}");
+        a.0.len()
+    }
+
+    #[test]
+    fn the_masks_walk_what_the_lists_walk_on_the_family() {
+        let mut boards = 0;
+        for seed in 0..12u64 {
+            let (rows, cols) = [(5, 5), (4, 5), (5, 4), (4, 6)][seed as usize % 4];
+            let o = FamilyOptions {
+                rows,
+                cols,
+                frame_colours: [2, 3, 1][seed as usize % 3],
+                inner_colours: 6 + seed as usize % 3,
+                turning: match seed % 4 {
+                    3 => Turning::None,
+                    _ => Turning::Quarter,
+                },
+                hint: seed % 3 == 1,
+            };
+            let (p, _) = plant_family(&mut Rng::new(seed), &o);
+            // The frame order places the whole ring first: its full tree
+            // is too large past 4x5 or with one frame colour.
+            let orders: &[Order] = match rows * cols <= 20 && o.frame_colours > 1 {
+                true => &[Order::Row, Order::RowUp, Order::Frame],
+                false => &[Order::Row, Order::RowUp],
+            };
+            for &order in orders {
+                for reduce in [false, true] {
+                    boards += same_walks(&p, order, reduce);
+                }
+            }
+        }
+        assert!(boards > 100, "{boards} boards");
+    }
+
+    #[test]
+    fn a_long_first_list_is_walked_entry_by_entry() {
+        // Unframed 5x5: the first cell's list holds all 100 orientations.
+        let (p, _) = plant(
+            &mut Rng::new(5),
+            &PlantOptions {
+                n: 5,
+                motifs: 9,
+                self_matching: false,
+            },
+        );
+        let none = Symmetry::none();
+        let t = Tables::new(&p, Order::Row, &none, false, false);
+        let l = t.lists.as_ref().expect("lists");
+        let first = l.starts.windows(2).map(|w| w[1] - w[0]).max();
+        assert_eq!(first, Some(100));
+        assert!(same_walks(&p, Order::Row, false) >= 4);
+        assert!(same_walks(&p, Order::RowUp, true) >= 1);
+    }
+}
