@@ -27,16 +27,43 @@ struct Member {
 
 /// The masks of one puzzle's lists.
 pub(super) struct Masks {
-    /// Per list: the bits of all its entries (0 for a long list), and one
-    /// word more that the padding members point at.
-    full: Vec<u64>,
-    /// Per tile: `per_tile` members (padded with the spare word).
+    /// Per list: the bits of all its entries (0 for a long list); past the
+    /// lists, a spare word that the padding members point at.
+    full: Box<Avail>,
+    /// Per tile: `stride` members (padded with the spare word).
     members: Vec<Member>,
-    per_tile: usize,
+    stride: usize,
+    /// The lists' starts and entries (copies of `Lists::starts` and
+    /// `Lists::entries` in tables of a fixed size, read without bounds
+    /// checks).
+    starts: Box<[u32; MAX_LISTS]>,
+    entries: Box<[Entry; MAX_ENTRIES]>,
 }
+
+/// The most entries the lists may hold for the masks.
+const MAX_ENTRIES: usize = 1 << 15;
+
+/// The entry `at` of the lists.
+#[inline(always)]
+fn entry(m: &Masks, at: u32) -> Entry {
+    m.entries[at as usize & (MAX_ENTRIES - 1)]
+}
+
+/// The most lists the masks are kept for: a fixed size, so that an index
+/// masked to it needs no bounds check.
+const MAX_LISTS: usize = 1 << 13;
 
 /// The most lists one tile's entries may lie in (else the list loop runs).
 const MAX_MEMBERS: usize = 16;
+
+/// The masks of every list, as the walk changes them.
+type Avail = [u64; MAX_LISTS];
+
+/// `at` within [`Avail`].
+#[inline(always)]
+fn slot(at: usize) -> usize {
+    at & (MAX_LISTS - 1)
+}
 
 impl Masks {
     /// The masks of `starts`/`entries` (lists of `span * span` per key
@@ -55,7 +82,10 @@ impl Masks {
         }
         let wild = span - 1;
         let n = starts.len() - 1;
-        let mut full = vec![0u64; n + 1];
+        if n >= MAX_LISTS || entries.len() > MAX_ENTRIES {
+            return None;
+        }
+        let mut full = Box::new([0u64; MAX_LISTS]);
         let mut per: Vec<Vec<Member>> = vec![Vec::new(); tiles];
         for (i, w) in starts.windows(2).enumerate() {
             let len = (w[1] - w[0]) as usize;
@@ -79,10 +109,12 @@ impl Masks {
                 }
             }
         }
-        let per_tile = per.iter().map(Vec::len).max().unwrap_or(0).max(1);
-        if per_tile > MAX_MEMBERS {
-            return None;
-        }
+        let stride = match per.iter().map(Vec::len).max().unwrap_or(0) {
+            ..=4 => 4,
+            5..=8 => 8,
+            9..=MAX_MEMBERS => MAX_MEMBERS,
+            _ => return None,
+        };
         let spare = Member {
             list: n as u32,
             bits: 0,
@@ -90,44 +122,57 @@ impl Masks {
         let members = per
             .into_iter()
             .flat_map(|mut m| {
-                m.resize(per_tile, spare);
+                m.resize(stride, spare);
                 m
             })
             .collect();
         Some(Masks {
             full,
             members,
-            per_tile,
+            stride,
+            starts: {
+                let mut a = Box::new([0; MAX_LISTS]);
+                a[..n].copy_from_slice(&starts[..n]);
+                a
+            },
+            entries: {
+                let mut a = Box::new([Entry { key: 0, o: 0 }; MAX_ENTRIES]);
+                a[..entries.len()].copy_from_slice(entries);
+                a
+            },
         })
     }
 
-    /// Clear (take) or set (give back) the bits of `tile`.
+    /// Clear (take) or set (give back) the bits of `tile`, whose members
+    /// are `S` (the stride) long.
     #[inline(always)]
-    fn take(&self, avail: &mut [u64], tile: usize) {
-        for m in &self.members[tile * self.per_tile..][..self.per_tile] {
-            avail[m.list as usize] &= !m.bits;
+    fn take<const S: usize>(&self, avail: &mut Avail, tile: usize) {
+        let ms: &[Member; S] = self.members[tile * S..][..S].try_into().expect("stride");
+        for m in ms {
+            avail[slot(m.list as usize)] &= !m.bits;
         }
     }
 
     #[inline(always)]
-    fn give(&self, avail: &mut [u64], tile: usize) {
-        for m in &self.members[tile * self.per_tile..][..self.per_tile] {
-            avail[m.list as usize] |= m.bits;
+    fn give<const S: usize>(&self, avail: &mut Avail, tile: usize) {
+        let ms: &[Member; S] = self.members[tile * S..][..S].try_into().expect("stride");
+        for m in ms {
+            avail[slot(m.list as usize)] |= m.bits;
         }
     }
 
     /// The masks with the tiles of `used` (orientation bits, a tile's four
     /// together) taken.
-    fn start<const W: usize>(&self, used: &[u64; W]) -> Vec<u64> {
+    fn start<const W: usize, const S: usize>(&self, used: &[u64; W]) -> Box<Avail> {
         let mut avail = self.full.clone();
-        let tiles = self.members.len() / self.per_tile;
+        let tiles = self.members.len() / S;
         for (w, &word) in used.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let o = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if o.is_multiple_of(4) && o / 4 < tiles {
-                    self.take(&mut avail, o / 4);
+                    self.take::<S>(&mut avail, o / 4);
                 }
             }
         }
@@ -148,8 +193,25 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     limit: usize,
     emit: &mut F,
 ) -> bool {
+    match m.stride {
+        4 => search_by::<W, 4, F>(t, l, m, st, start, limit, emit),
+        8 => search_by::<W, 8, F>(t, l, m, st, start, limit, emit),
+        _ => search_by::<W, MAX_MEMBERS, F>(t, l, m, st, start, limit, emit),
+    }
+}
+
+/// [`search`] with the members' stride `S`.
+fn search_by<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
     const M: usize = MAX_TILES - 1;
-    let mut avail = m.start(&st.used);
+    let mut avail = m.start::<W, S>(&st.used);
     let first = t.first_cell & M;
     let h = l.hot[start & M];
     // The first depth's list: the link's code looked up on the board.
@@ -164,7 +226,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             o: 0,
         },
     );
-    if m.full[at] == 0 && l.starts[at + 1] > l.starts[at] {
+    if m.full[slot(at)] == 0 && l.starts[at + 1] > l.starts[at] {
         // A long list (the first cell's): entry by entry, each placement
         // searched below.
         let mut nodes = 0;
@@ -181,9 +243,9 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             if start + 1 == limit {
                 go = emit(&st.placed);
             } else {
-                m.take(&mut avail, o / 4);
-                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
-                m.give(&mut avail, o / 4);
+                m.take::<S>(&mut avail, o / 4);
+                go = walk::<W, S, F>(t, l, m, st, &mut avail, start + 1, limit, emit);
+                m.give::<S>(&mut avail, o / 4);
             }
             if !go {
                 break;
@@ -192,18 +254,18 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         st.nodes[start] += nodes;
         return go;
     }
-    walk(t, l, m, st, &mut avail, start, limit, emit)
+    walk::<W, S, F>(t, l, m, st, &mut avail, start, limit, emit)
 }
 
 /// The walk of [`search`] over the depths `start..limit`, the masks in
 /// `avail` holding the board.
 #[allow(clippy::too_many_arguments)]
-fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
     st: &mut State<'_, W>,
-    avail: &mut [u64],
+    avail: &mut Avail,
     start: usize,
     limit: usize,
     emit: &mut F,
@@ -230,7 +292,7 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     );
     // The current depth's remaining bits, list start, next key and step
     // live in registers; the arrays hold those of the depths below.
-    let (mut r, mut b) = (avail[at], l.starts[at]);
+    let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
     let mut nx = match d + 1 < limit {
         true => l.next(&st.placed, d + 1),
         false => Default::default(),
@@ -245,19 +307,19 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             d -= 1;
             (r, b, nx, h) = (rem[d & M], base[d & M], next[d & M], l.hot[d & M]);
             let o = st.placed[h.cell as usize & M] as usize;
-            m.give(avail, o / 4);
+            m.give::<S>(avail, o / 4);
             continue;
         }
         let k = r.trailing_zeros();
         r &= r - 1;
-        let e = l.entries[(b + k) as usize];
+        let e = entry(m, b + k);
         let o = e.o as usize;
         if h.checks && !l.passes(t, st, &l.cold[d & M], d, o, first) {
             continue;
         }
         nodes[d & M] += 1;
-        st.placed[h.cell as usize & M] = o as u16;
         if d + 1 == limit {
+            st.placed[h.cell as usize & M] = o as u16;
             if !emit(&st.placed) {
                 go = false;
                 break;
@@ -265,9 +327,10 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             continue;
         }
         let at = l.list(nx, e);
-        if avail[at] == 0 {
+        if avail[slot(at)] == 0 {
             continue;
         }
+        st.placed[h.cell as usize & M] = o as u16;
         // The clock is read every `CHECK_EVERY` descents.
         budget -= 1;
         if budget == 0 {
@@ -278,16 +341,16 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             }
             budget = st.budget;
         }
-        m.take(avail, o / 4);
-        let r1 = avail[at];
+        m.take::<S>(avail, o / 4);
+        let r1 = avail[slot(at)];
         if r1 == 0 {
             // The next list held only this tile.
-            m.give(avail, o / 4);
+            m.give::<S>(avail, o / 4);
             continue;
         }
         (rem[d & M], base[d & M], next[d & M]) = (r, b, nx);
         d += 1;
-        (r, b, h) = (r1, l.starts[at], l.hot[d & M]);
+        (r, b, h) = (r1, m.starts[slot(at)], l.hot[d & M]);
         if d + 1 < limit {
             nx = l.next(&st.placed, d + 1);
         }
@@ -296,7 +359,7 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     while d > start {
         d -= 1;
         let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
-        m.give(avail, o / 4);
+        m.give::<S>(avail, o / 4);
     }
     st.budget = budget;
     for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
