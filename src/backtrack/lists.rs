@@ -319,6 +319,22 @@ impl Lists {
         }
     }
 
+    /// The list of the search's first depth `d`, given the board: the
+    /// link's code, placed before the search, is looked up there.
+    pub(super) fn first_list(&self, placed: &[u16; MAX_TILES], d: usize) -> usize {
+        const M: usize = MAX_TILES - 1;
+        let h = self.hot[d & M];
+        let key = match h.a_link {
+            true => self.need_row[placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
+            false => 0,
+        };
+        let e = Entry {
+            key: key as u16,
+            o: 0,
+        };
+        self.list(self.next(placed, d), e)
+    }
+
     /// The list at a depth after `e` was placed at the depth before.
     #[inline(always)]
     pub(super) fn list(&self, n: Next, e: Entry) -> usize {
@@ -329,7 +345,7 @@ impl Lists {
     /// `e` was placed at the depth before.
     #[inline(always)]
     fn range(&self, n: Next, e: Entry) -> (u32, u32) {
-        let at = n.base + (e.key as u32 & n.mask) as usize;
+        let at = self.list(n, e);
         (self.starts[at], self.starts[at + 1])
     }
 
@@ -383,19 +399,8 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     // Per depth d: `Lists::next` of depth d + 1.
     let mut next = [Next::default(); MAX_TILES];
     let mut d = start;
-    // The first depth's key: the link's code looked up on the board.
-    let h = l.hot[d & M];
-    let key = match h.a_link {
-        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
-        false => 0,
-    };
-    (pos[d], end[d]) = l.range(
-        l.next(&st.placed, d),
-        Entry {
-            key: key as u16,
-            o: 0,
-        },
-    );
+    let at = l.first_list(&st.placed, d);
+    (pos[d], end[d]) = (l.starts[at], l.starts[at + 1]);
     if d + 1 < limit {
         next[d] = l.next(&st.placed, d + 1);
     }
@@ -440,14 +445,9 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         }
         // The clock is read every `CHECK_EVERY` descents: between two,
         // at most the current lists' dead ends are placed.
-        budget -= 1;
-        if budget == 0 {
-            st.budget = 0;
-            if st.should_stop() {
-                go = false;
-                break;
-            }
-            budget = st.budget;
+        if st.spend(&mut budget) {
+            go = false;
+            break;
         }
         toggle(&mut used, o);
         (pos[d & M], end[d & M], next[d & M]) = (p, q, nx);
@@ -475,46 +475,14 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-
-    use super::super::search::{State, search};
-    use super::super::{MAX_TILES, Order};
+    use super::super::Order;
+    use super::super::search::walk_tree;
     use super::*;
     use crate::generate::{PlantOptions, Rng, plant};
     use crate::symmetry::{Symmetry, report_combinations};
 
-    /// Every board a search of the whole tree emits, in order, and the
-    /// nodes per depth; then the same from below each placement of the
-    /// first two depths (as work units are searched).
     fn walk(t: &Tables<'_>) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
-        let stop = AtomicBool::new(false);
-        let check = || false;
-        let mut st = State::<1>::new(t, &stop, &check);
-        let mut boards = Vec::new();
-        let mut out = |p: &[u16; MAX_TILES]| {
-            boards.push(p[..t.cells].to_vec());
-            true
-        };
-        assert!(search(t, &mut st, 0, t.cells, &mut out));
-        assert_eq!(st.used[0], t.start_used[0], "the board is cleared");
-        let split = 2.min(t.cells);
-        let mut prefixes: Vec<Vec<u16>> = Vec::new();
-        let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
-        let mut prefix = |p: &[u16; MAX_TILES]| {
-            prefixes.push(cells.iter().map(|&c| p[c]).collect());
-            true
-        };
-        assert!(search(t, &mut st, 0, split, &mut prefix));
-        let mut below = Vec::new();
-        for p in &prefixes {
-            st.set_prefix(t, p);
-            let mut out = |p: &[u16; MAX_TILES]| {
-                below.push(p[..t.cells].to_vec());
-                true
-            };
-            assert!(search(t, &mut st, split, t.cells, &mut out));
-        }
-        (boards, st.nodes, below)
+        walk_tree::<1>(t, 2)
     }
 
     #[test]

@@ -214,18 +214,7 @@ fn search_by<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool
     let mut avail = m.start::<W, S>(&st.used);
     let first = t.first_cell & M;
     let h = l.hot[start & M];
-    // The first depth's list: the link's code looked up on the board.
-    let key = match h.a_link {
-        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
-        false => 0,
-    };
-    let at = l.list(
-        l.next(&st.placed, start),
-        Entry {
-            key: key as u16,
-            o: 0,
-        },
-    );
+    let at = l.first_list(&st.placed, start);
     if m.full[slot(at)] == 0 && l.starts[at + 1] > l.starts[at] {
         // A long list (the first cell's): entry by entry, each placement
         // searched below.
@@ -278,18 +267,7 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     let mut budget = st.budget;
     let first = t.first_cell & M;
     let mut d = start;
-    let h = l.hot[d & M];
-    let key = match h.a_link {
-        true => l.need_row[st.placed[h.a as usize & M] as usize * 8 + h.a_edge as usize],
-        false => 0,
-    };
-    let at = l.list(
-        l.next(&st.placed, d),
-        Entry {
-            key: key as u16,
-            o: 0,
-        },
-    );
+    let at = l.first_list(&st.placed, d);
     // The current depth's remaining bits, list start, next key and step
     // live in registers; the arrays hold those of the depths below.
     let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
@@ -332,14 +310,9 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         }
         st.placed[h.cell as usize & M] = o as u16;
         // The clock is read every `CHECK_EVERY` descents.
-        budget -= 1;
-        if budget == 0 {
-            st.budget = 0;
-            if st.should_stop() {
-                go = false;
-                break;
-            }
-            budget = st.budget;
+        if st.spend(&mut budget) {
+            go = false;
+            break;
         }
         m.take::<S>(avail, o / 4);
         let r1 = avail[slot(at)];
@@ -370,47 +343,12 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-
-    use super::super::search::{State, search};
-    use super::super::{MAX_TILES, Order};
+    use super::super::Order;
+    use super::super::search::walk_tree;
     use super::*;
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
     use crate::puzzle::{Puzzle, Turning};
     use crate::symmetry::Symmetry;
-
-    /// Every board of the whole tree, in order, and the nodes per depth;
-    /// then the boards below each placement of the first three depths, as
-    /// work units are searched.
-    fn walk<const W: usize>(t: &Tables<'_>) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
-        let stop = AtomicBool::new(false);
-        let check = || false;
-        let mut st = State::<W>::new(t, &stop, &check);
-        let mut boards = Vec::new();
-        let mut out = |p: &[u16; MAX_TILES]| {
-            boards.push(p[..t.cells].to_vec());
-            true
-        };
-        assert!(search(t, &mut st, 0, t.cells, &mut out));
-        let split = 3.min(t.cells);
-        let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
-        let mut prefixes: Vec<Vec<u16>> = Vec::new();
-        let mut prefix = |p: &[u16; MAX_TILES]| {
-            prefixes.push(cells.iter().map(|&c| p[c]).collect());
-            true
-        };
-        assert!(search(t, &mut st, 0, split, &mut prefix));
-        let mut below = Vec::new();
-        for p in &prefixes {
-            st.set_prefix(t, p);
-            let mut out = |p: &[u16; MAX_TILES]| {
-                below.push(p[..t.cells].to_vec());
-                true
-            };
-            assert!(search(t, &mut st, split, t.cells, &mut out));
-        }
-        (boards, st.nodes, below)
-    }
 
     /// The search with the masks, and the same lists without them: the
     /// same boards in the same order and the same nodes per depth. Returns
@@ -425,7 +363,7 @@ mod tests {
             .expect("a row order on a large board has lists");
         assert!(lists.masks.take().is_some(), "{order}: masks");
         assert_eq!(masked.words, 2, "boards of 17 to 32 tiles");
-        let (a, b) = (walk::<2>(&masked), walk::<2>(&plain));
+        let (a, b) = (walk_tree::<2>(&masked, 3), walk_tree::<2>(&plain, 3));
         assert_eq!(a, b, "{order}, reduce {reduce}");
         a.0.len()
     }

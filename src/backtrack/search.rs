@@ -49,6 +49,20 @@ impl<'a, const W: usize> State<'a, W> {
         }
     }
 
+    /// One descent spent from `budget` (a loop's copy of `self.budget`);
+    /// when it runs out, a look at the clock ([`State::should_stop`]) and a
+    /// new budget. True when the search must stop.
+    #[inline(always)]
+    pub(super) fn spend(&mut self, budget: &mut u32) -> bool {
+        *budget -= 1;
+        if *budget != 0 {
+            return false;
+        }
+        let stop = self.should_stop();
+        *budget = self.budget;
+        stop
+    }
+
     /// Every `CHECK_EVERY` nodes: the clock, Ctrl-C and the other workers.
     #[cold]
     pub(super) fn should_stop(&mut self) -> bool {
@@ -310,4 +324,43 @@ fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         }
     }
     true
+}
+
+/// Every board a search of the whole tree emits, in order, and the nodes
+/// per depth; then the boards below each placement of the first `split`
+/// depths, searched one prefix at a time (as work units are): what two
+/// searches of one tree must agree on.
+#[cfg(test)]
+pub(super) fn walk_tree<const W: usize>(
+    t: &Tables<'_>,
+    split: usize,
+) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
+    let stop = AtomicBool::new(false);
+    let check = || false;
+    let mut st = State::<W>::new(t, &stop, &check);
+    let mut boards = Vec::new();
+    let mut out = |p: &[u16; MAX_TILES]| {
+        boards.push(p[..t.cells].to_vec());
+        true
+    };
+    assert!(search(t, &mut st, 0, t.cells, &mut out));
+    assert_eq!(st.used[..], t.start_used[..W], "the board is cleared");
+    let split = split.min(t.cells);
+    let cells: Vec<usize> = t.steps[..split].iter().map(|s| s.cell).collect();
+    let mut prefixes: Vec<Vec<u16>> = Vec::new();
+    let mut prefix = |p: &[u16; MAX_TILES]| {
+        prefixes.push(cells.iter().map(|&c| p[c]).collect());
+        true
+    };
+    assert!(search(t, &mut st, 0, split, &mut prefix));
+    let mut below = Vec::new();
+    for p in &prefixes {
+        st.set_prefix(t, p);
+        let mut out = |p: &[u16; MAX_TILES]| {
+            below.push(p[..t.cells].to_vec());
+            true
+        };
+        assert!(search(t, &mut st, split, t.cells, &mut out));
+    }
+    (boards, st.nodes, below)
 }
