@@ -30,7 +30,8 @@ pub(super) struct Masks {
     /// Per list: the bits of all its entries (0 for a long list); past the
     /// lists, a spare word that the padding members point at.
     full: Box<Avail>,
-    /// Per tile: `stride` members (padded with the spare word).
+    /// Per tile: `stride` members, a multiple of four (padded with the
+    /// spare word).
     members: Vec<Member>,
     stride: usize,
     /// The lists' starts and entries (copies of `Lists::starts` and
@@ -109,12 +110,17 @@ impl Masks {
                 }
             }
         }
-        let stride = match per.iter().map(Vec::len).max().unwrap_or(0) {
-            ..=4 => 4,
-            5..=8 => 8,
-            9..=MAX_MEMBERS => MAX_MEMBERS,
-            _ => return None,
-        };
+        let stride = per
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .max(1)
+            .div_ceil(4)
+            * 4;
+        if stride > MAX_MEMBERS {
+            return None;
+        }
         let spare = Member {
             list: n as u32,
             bits: 0,
@@ -143,36 +149,38 @@ impl Masks {
         })
     }
 
-    /// Clear (take) or set (give back) the bits of `tile`, whose members
-    /// are `S` (the stride) long.
+    /// Clear (take) or set (give back) the bits of `tile`: its members,
+    /// four at a time (a tile of Eternity II lies in four lists).
     #[inline(always)]
-    fn take<const S: usize>(&self, avail: &mut Avail, tile: usize) {
-        let ms: &[Member; S] = self.members[tile * S..][..S].try_into().expect("stride");
-        for m in ms {
-            avail[slot(m.list as usize)] &= !m.bits;
+    fn take(&self, avail: &mut Avail, tile: usize) {
+        for ms in self.members[tile * self.stride..][..self.stride].chunks_exact(4) {
+            for m in ms {
+                avail[slot(m.list as usize)] &= !m.bits;
+            }
         }
     }
 
     #[inline(always)]
-    fn give<const S: usize>(&self, avail: &mut Avail, tile: usize) {
-        let ms: &[Member; S] = self.members[tile * S..][..S].try_into().expect("stride");
-        for m in ms {
-            avail[slot(m.list as usize)] |= m.bits;
+    fn give(&self, avail: &mut Avail, tile: usize) {
+        for ms in self.members[tile * self.stride..][..self.stride].chunks_exact(4) {
+            for m in ms {
+                avail[slot(m.list as usize)] |= m.bits;
+            }
         }
     }
 
     /// The masks with the tiles of `used` (orientation bits, a tile's four
     /// together) taken.
-    fn start<const W: usize, const S: usize>(&self, used: &[u64; W]) -> Box<Avail> {
+    fn start<const W: usize>(&self, used: &[u64; W]) -> Box<Avail> {
         let mut avail = self.full.clone();
-        let tiles = self.members.len() / S;
+        let tiles = self.members.len() / self.stride;
         for (w, &word) in used.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let o = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if o.is_multiple_of(4) && o / 4 < tiles {
-                    self.take::<S>(&mut avail, o / 4);
+                    self.take(&mut avail, o / 4);
                 }
             }
         }
@@ -193,25 +201,8 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     limit: usize,
     emit: &mut F,
 ) -> bool {
-    match m.stride {
-        4 => search_by::<W, 4, F>(t, l, m, st, start, limit, emit),
-        8 => search_by::<W, 8, F>(t, l, m, st, start, limit, emit),
-        _ => search_by::<W, MAX_MEMBERS, F>(t, l, m, st, start, limit, emit),
-    }
-}
-
-/// [`search`] with the members' stride `S`.
-fn search_by<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
-    t: &Tables<'_>,
-    l: &Lists,
-    m: &Masks,
-    st: &mut State<'_, W>,
-    start: usize,
-    limit: usize,
-    emit: &mut F,
-) -> bool {
     const M: usize = MAX_TILES - 1;
-    let mut avail = m.start::<W, S>(&st.used);
+    let mut avail = m.start(&st.used);
     let first = t.first_cell & M;
     let h = l.hot[start & M];
     let at = l.first_list(&st.placed, start);
@@ -232,9 +223,9 @@ fn search_by<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool
             if start + 1 == limit {
                 go = emit(&st.placed);
             } else {
-                m.take::<S>(&mut avail, o / 4);
-                go = walk::<W, S, F>(t, l, m, st, &mut avail, start + 1, limit, emit);
-                m.give::<S>(&mut avail, o / 4);
+                m.take(&mut avail, o / 4);
+                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
+                m.give(&mut avail, o / 4);
             }
             if !go {
                 break;
@@ -243,13 +234,13 @@ fn search_by<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool
         st.nodes[start] += nodes;
         return go;
     }
-    walk::<W, S, F>(t, l, m, st, &mut avail, start, limit, emit)
+    walk(t, l, m, st, &mut avail, start, limit, emit)
 }
 
 /// The walk of [`search`] over the depths `start..limit`, the masks in
 /// `avail` holding the board.
 #[allow(clippy::too_many_arguments)]
-fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
@@ -285,7 +276,7 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             d -= 1;
             (r, b, nx, h) = (rem[d & M], base[d & M], next[d & M], l.hot[d & M]);
             let o = st.placed[h.cell as usize & M] as usize;
-            m.give::<S>(avail, o / 4);
+            m.give(avail, o / 4);
             continue;
         }
         let k = r.trailing_zeros();
@@ -314,11 +305,11 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             go = false;
             break;
         }
-        m.take::<S>(avail, o / 4);
+        m.take(avail, o / 4);
         let r1 = avail[slot(at)];
         if r1 == 0 {
             // The next list held only this tile.
-            m.give::<S>(avail, o / 4);
+            m.give(avail, o / 4);
             continue;
         }
         (rem[d & M], base[d & M], next[d & M]) = (r, b, nx);
@@ -332,7 +323,7 @@ fn walk<const W: usize, const S: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     while d > start {
         d -= 1;
         let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
-        m.give::<S>(avail, o / 4);
+        m.give(avail, o / 4);
     }
     st.budget = budget;
     for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
