@@ -467,9 +467,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     }
     st.used.copy_from_slice(&used[..W]);
     st.budget = budget;
-    for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
-        *a += b;
-    }
+    st.add_nodes(start..limit, &nodes);
     go
 }
 

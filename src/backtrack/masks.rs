@@ -42,7 +42,8 @@ pub(super) struct Masks {
     stride: usize,
     /// The lists' starts and entries (copies of `Lists::starts` and
     /// `Lists::entries` in tables of a fixed size, read without bounds
-    /// checks).
+    /// checks; walking the lists' own vectors instead measured about 5%
+    /// slower on 8x8-a).
     starts: Box<[u32; MAX_LISTS]>,
     entries: Box<[Entry; MAX_ENTRIES]>,
 }
@@ -332,9 +333,7 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         m.give(avail, o / 4);
     }
     st.budget = budget;
-    for (a, b) in st.nodes[start..limit].iter_mut().zip(&nodes[start..limit]) {
-        *a += b;
-    }
+    st.add_nodes(start..limit, &nodes);
     go
 }
 

@@ -49,6 +49,13 @@ impl<'a, const W: usize> State<'a, W> {
         }
     }
 
+    /// Add a loop's nodes per depth (indexed by depth) over `depths`.
+    pub(super) fn add_nodes(&mut self, depths: std::ops::Range<usize>, nodes: &[u64]) {
+        for (a, b) in self.nodes[depths.clone()].iter_mut().zip(&nodes[depths]) {
+            *a += b;
+        }
+    }
+
     /// One descent spent from `budget` (a loop's copy of `self.budget`);
     /// when it runs out, a look at the clock ([`State::should_stop`]) and a
     /// new budget. True when the search must stop.
