@@ -88,6 +88,14 @@ pub(super) struct Next {
     mask: u32,
 }
 
+impl Next {
+    /// The base and the mask.
+    #[inline(always)]
+    pub(super) fn parts(self) -> (u32, u32) {
+        (self.base as u32, self.mask)
+    }
+}
+
 /// The lists of one puzzle and placement order.
 pub(super) struct Lists {
     /// Per orientation `o` and edge `e` (at `o * 8 + e`): the code a

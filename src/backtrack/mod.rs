@@ -62,6 +62,7 @@ macro_rules! by_words {
     };
 }
 
+mod lean;
 mod lists;
 mod masks;
 mod order;

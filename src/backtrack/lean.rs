@@ -1,0 +1,235 @@
+//! The masks' walk when each tile lies in at most four lists (one per
+//! turn), as on Eternity II's and the 8x8 sets' row scans. A depth's
+//! candidates are the set bits of its list's mask as it is entered (at the
+//! few depths with checks past the key lists, those that pass them), so
+//! its nodes are counted once per descent; per node the walk only takes a bit,
+//! reads its entry and the next list's mask, and descends when that holds
+//! a tile other than this one. Each tile lies in at most four lists (one
+//! per turn), whose masks are updated four at a time without a loop.
+//! Same nodes, same boards in the same order as masks.rs.
+
+use super::MAX_TILES;
+use super::lists::Lists;
+use super::masks::{Avail, Masks, entry, slot};
+use super::search::State;
+use super::tables::Tables;
+
+/// A depth left for the one below it: its remaining candidates (bits of
+/// the list starting at `base`), its next depth's key ([`Lists::next`])
+/// and the tile it placed.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    rem: u64,
+    base: u32,
+    nbase: u32,
+    nmask: u32,
+    tile: u32,
+}
+
+/// Whether the lean walk can run the depths `start..limit`: no checks
+/// there, and every tile in at most four lists.
+pub(super) fn fits(m: &Masks) -> bool {
+    m.quads.is_some()
+}
+
+/// The candidates of `r` (bits of the list from `b`) that pass the checks
+/// of `depth` past the key lists (few depths have any: the corners under
+/// the turn reduction, hinted neighbours).
+#[inline(never)]
+fn checked<const W: usize>(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &State<'_, W>,
+    depth: usize,
+    r: u64,
+    b: u32,
+) -> u64 {
+    let first = t.first_cell & (MAX_TILES - 1);
+    let (mut x, mut pass) = (r, 0);
+    while x != 0 {
+        let k = x.trailing_zeros();
+        x &= x - 1;
+        let o = entry(m, b + k).o as usize;
+        if l.passes(t, st, &l.cold[depth], depth, o, first) {
+            pass |= 1 << k;
+        }
+    }
+    pass
+}
+
+/// The walk of the masks over the depths `start..limit` (see
+/// [`fits`]), the masks in `avail` holding the board.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &mut State<'_, W>,
+    avail: &mut Avail,
+    start: usize,
+    limit: usize,
+    emit: &mut F,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let q = m.quads.as_deref().expect("fits");
+    // The depths below the current one: what their walk resumes with.
+    let mut below = [Frame::default(); MAX_TILES];
+    let mut cell = [0u16; MAX_TILES];
+    let mut checks = [false; MAX_TILES];
+    for d in start..limit {
+        (cell[d], checks[d]) = (l.hot[d].cell, l.hot[d].checks);
+    }
+    let mut nodes = [0u64; MAX_TILES];
+    let mut budget = st.budget;
+    let last = limit - 1;
+    let mut d = start;
+    let at = l.first_list(&st.placed, d);
+    let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
+    if checks[d & M] {
+        r = checked(t, l, m, st, d, r, b);
+    }
+    nodes[d & M] += r.count_ones() as u64;
+    let (mut nb, mut nm) = match d < last {
+        true => l.next(&st.placed, d + 1).parts(),
+        false => (0, 0),
+    };
+    let mut go = true;
+    loop {
+        if r == 0 {
+            if d == start {
+                break;
+            }
+            d -= 1;
+            let f = below[d & M];
+            (r, b, nb, nm) = (f.rem, f.base, f.nbase, f.nmask);
+            q.give(avail, f.tile as usize);
+            continue;
+        }
+        let k = r.trailing_zeros();
+        r &= r - 1;
+        let e = entry(m, b + k);
+        if d == last {
+            st.placed[cell[d & M] as usize & M] = e.o;
+            if !emit(&st.placed) {
+                go = false;
+                break;
+            }
+            continue;
+        }
+        let at = slot((nb + (e.key as u32 & nm)) as usize);
+        // The next depth's candidates, but this tile's: taken from the
+        // mask read before the take, so that the next depth need not wait
+        // for the take's writes.
+        let a = avail[at];
+        if a == 0 {
+            continue;
+        }
+        let tile = e.o as usize / 4;
+        let mut r1 = a & !q.bits_in(tile, at);
+        if r1 == 0 {
+            // The next list held only this tile.
+            continue;
+        }
+        st.placed[cell[d & M] as usize & M] = e.o;
+        if checks[(d + 1) & M] {
+            r1 = checked(t, l, m, st, d + 1, r1, m.starts[at]);
+            if r1 == 0 {
+                continue;
+            }
+        }
+        if st.spend(&mut budget) {
+            go = false;
+            break;
+        }
+        q.take(avail, tile);
+        below[d & M] = Frame {
+            rem: r,
+            base: b,
+            nbase: nb,
+            nmask: nm,
+            tile: tile as u32,
+        };
+        d += 1;
+        (r, b) = (r1, m.starts[at]);
+        nodes[d & M] += r1.count_ones() as u64;
+        if d < last {
+            (nb, nm) = l.next(&st.placed, d + 1).parts();
+        }
+    }
+    if !go {
+        // The nodes counted on entering the depths but not reached.
+        nodes[d & M] -= r.count_ones() as u64;
+        while d > start {
+            d -= 1;
+            nodes[d & M] -= below[d & M].rem.count_ones() as u64;
+            q.give(avail, below[d & M].tile as usize);
+        }
+    }
+    st.budget = budget;
+    st.add_nodes(start..limit, &nodes);
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::Order;
+    use super::super::search::search;
+    use super::*;
+    use crate::generate::{FamilyOptions, Rng, plant_family};
+    use crate::puzzle::Turning;
+    use crate::symmetry::Symmetry;
+
+    /// The boards of `depth` cells a search emits up to its `stop`-th,
+    /// when it is stopped, and its nodes per depth.
+    fn stopped(t: &Tables<'_>, depth: usize, stop: usize) -> (Vec<Vec<u16>>, Vec<u64>) {
+        let flag = AtomicBool::new(false);
+        let check = || false;
+        let mut st = State::<2>::new(t, &flag, &check);
+        let mut boards = Vec::new();
+        let go = search(t, &mut st, 0, depth, &mut |p: &[u16; MAX_TILES]| {
+            boards.push(p[..t.cells].to_vec());
+            boards.len() < stop
+        });
+        assert_eq!(go, boards.len() < stop);
+        (boards, st.nodes)
+    }
+
+    #[test]
+    fn a_stopped_lean_walk_counts_the_nodes_the_masks_walk_counts() {
+        let mut stops = 0;
+        for seed in 0..8u64 {
+            let o = FamilyOptions {
+                rows: 4 + seed as usize % 2,
+                cols: 6,
+                frame_colours: 2,
+                inner_colours: 5 + seed as usize % 3,
+                turning: Turning::Quarter,
+                hint: seed % 4 == 3,
+            };
+            let (p, _) = plant_family(&mut Rng::new(seed), &o);
+            let none = Symmetry::none();
+            for order in [Order::Row, Order::RowUp] {
+                for reduce in [false, true] {
+                    let lean = Tables::new(&p, order, &none, reduce, false);
+                    let mut walked = Tables::new(&p, order, &none, reduce, false);
+                    let m = walked.lists.as_mut().and_then(|l| l.masks.as_mut());
+                    let m = m.expect("masks");
+                    assert!(fits(m));
+                    m.quads = None;
+                    for depth in [lean.cells / 2, lean.cells - 3, lean.cells] {
+                        for stop in [1, 2, 7] {
+                            let a = stopped(&lean, depth, stop);
+                            let what = format!("seed {seed} {order} {reduce} {depth} {stop}");
+                            assert_eq!(a, stopped(&walked, depth, stop), "{what}");
+                            stops += (a.0.len() == stop) as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(stops > 50, "{stops} stopped searches");
+    }
+}
