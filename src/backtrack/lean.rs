@@ -11,7 +11,7 @@
 use super::MAX_TILES;
 use super::lists::Lists;
 use super::masks::{Avail, Masks, entry, slot};
-use super::search::State;
+use super::search::{CHECK_EVERY, State, should_stop};
 use super::tables::Tables;
 
 /// A depth left for the one below it: its remaining candidates (bits of
@@ -26,8 +26,7 @@ struct Frame {
     tile: u32,
 }
 
-/// Whether the lean walk can run the depths `start..limit`: no checks
-/// there, and every tile in at most four lists.
+/// Whether the lean walk can run: every tile in at most four lists.
 pub(super) fn fits(m: &Masks) -> bool {
     m.quads.is_some()
 }
@@ -36,11 +35,11 @@ pub(super) fn fits(m: &Masks) -> bool {
 /// of `depth` past the key lists (few depths have any: the corners under
 /// the turn reduction, hinted neighbours).
 #[inline(never)]
-fn checked<const W: usize>(
+fn checked(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
-    st: &State<'_, W>,
+    placed: &[u16; MAX_TILES],
     depth: usize,
     r: u64,
     b: u32,
@@ -51,7 +50,7 @@ fn checked<const W: usize>(
         let k = x.trailing_zeros();
         x &= x - 1;
         let o = entry(m, b + k).o as usize;
-        if l.passes(t, st, &l.cold[depth], depth, o, first) {
+        if l.passes(t, placed, &l.cold[depth], depth, o, first) {
             pass |= 1 << k;
         }
     }
@@ -71,7 +70,50 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     limit: usize,
     emit: &mut F,
 ) -> bool {
+    // The loop itself is compiled once, not once per word count and
+    // caller (the test build's time): it reads no set of `W` words, and
+    // calls `emit` only on full boards.
+    let (stop, check) = (st.stop, st.check);
+    let mut clock = Clock {
+        budget: st.budget,
+        look: &mut || should_stop(stop, check),
+    };
+    let go = run(
+        t,
+        l,
+        m,
+        &mut st.placed,
+        &mut clock,
+        &mut st.nodes,
+        avail,
+        start..limit,
+        emit,
+    );
+    st.budget = clock.budget;
+    go
+}
+
+/// The descents left before a look at the clock, and the look.
+struct Clock<'c> {
+    budget: u32,
+    look: &'c mut dyn FnMut() -> bool,
+}
+
+/// [`walk`] on the parts of the state it uses.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    t: &Tables<'_>,
+    l: &Lists,
+    m: &Masks,
+    placed: &mut [u16; MAX_TILES],
+    clock: &mut Clock<'_>,
+    counted: &mut [u64],
+    avail: &mut Avail,
+    depths: std::ops::Range<usize>,
+    emit: &mut dyn FnMut(&[u16; MAX_TILES]) -> bool,
+) -> bool {
     const M: usize = MAX_TILES - 1;
+    let (start, limit) = (depths.start, depths.end);
     let q = m.quads.as_deref().expect("fits");
     // The depths below the current one: what their walk resumes with.
     let mut below = [Frame::default(); MAX_TILES];
@@ -81,17 +123,17 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         (cell[d], checks[d]) = (l.hot[d].cell, l.hot[d].checks);
     }
     let mut nodes = [0u64; MAX_TILES];
-    let mut budget = st.budget;
+    let mut budget = clock.budget;
     let last = limit - 1;
     let mut d = start;
-    let at = l.first_list(&st.placed, d);
+    let at = l.first_list(placed, d);
     let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
     if checks[d & M] {
-        r = checked(t, l, m, st, d, r, b);
+        r = checked(t, l, m, placed, d, r, b);
     }
     nodes[d & M] += r.count_ones() as u64;
     let (mut nb, mut nm) = match d < last {
-        true => l.next(&st.placed, d + 1).parts(),
+        true => l.next(placed, d + 1).parts(),
         false => (0, 0),
     };
     let mut go = true;
@@ -110,8 +152,8 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         r &= r - 1;
         let e = entry(m, b + k);
         if d == last {
-            st.placed[cell[d & M] as usize & M] = e.o;
-            if !emit(&st.placed) {
+            placed[cell[d & M] as usize & M] = e.o;
+            if !emit(placed) {
                 go = false;
                 break;
             }
@@ -131,16 +173,21 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             // The next list held only this tile.
             continue;
         }
-        st.placed[cell[d & M] as usize & M] = e.o;
+        placed[cell[d & M] as usize & M] = e.o;
         if checks[(d + 1) & M] {
-            r1 = checked(t, l, m, st, d + 1, r1, m.starts[at]);
+            r1 = checked(t, l, m, placed, d + 1, r1, m.starts[at]);
             if r1 == 0 {
                 continue;
             }
         }
-        if st.spend(&mut budget) {
-            go = false;
-            break;
+        // The clock is read every `CHECK_EVERY` descents.
+        budget -= 1;
+        if budget == 0 {
+            budget = CHECK_EVERY;
+            if (clock.look)() {
+                go = false;
+                break;
+            }
         }
         q.take(avail, tile);
         below[d & M] = Frame {
@@ -154,7 +201,7 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         (r, b) = (r1, m.starts[at]);
         nodes[d & M] += r1.count_ones() as u64;
         if d < last {
-            (nb, nm) = l.next(&st.placed, d + 1).parts();
+            (nb, nm) = l.next(placed, d + 1).parts();
         }
     }
     if !go {
@@ -166,8 +213,10 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
             q.give(avail, below[d & M].tile as usize);
         }
     }
-    st.budget = budget;
-    st.add_nodes(start..limit, &nodes);
+    clock.budget = budget;
+    for (a, b) in counted[depths.clone()].iter_mut().zip(&nodes[depths]) {
+        *a += b;
+    }
     go
 }
 

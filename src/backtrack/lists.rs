@@ -359,22 +359,25 @@ impl Lists {
 
     /// Whether orientation `o` at `depth` passes the checks past the key
     /// lists: the allowed set, the turn reduction, the further neighbours.
+    /// (One copy for every word count: it runs only where a depth has
+    /// such checks.)
     #[inline(never)]
-    pub(super) fn passes<const W: usize>(
+    pub(super) fn passes(
         &self,
         t: &Tables<'_>,
-        st: &State<'_, W>,
+        placed: &[u16; MAX_TILES],
         s: &Cold,
         depth: usize,
         o: usize,
         first: usize,
     ) -> bool {
         const M: usize = MAX_TILES - 1;
-        let bit = |set: &[u64], at: usize| set[at * W + o / 64] >> (o % 64) & 1 != 0;
+        let w = t.words;
+        let bit = |set: &[u64], at: usize| set[at * w + o / 64] >> (o % 64) & 1 != 0;
         (!s.restricted || bit(&t.allowed, depth))
-            && (!s.above_first || bit(&t.above, st.placed[first] as usize / 4))
+            && (!s.above_first || bit(&t.above, placed[first] as usize / 4))
             && s.extra[..s.n_extra].iter().all(|&(cell, facing, dir)| {
-                self.code[o * 4 + dir] == self.need[st.placed[cell & M] as usize * 8 + facing]
+                self.code[o * 4 + dir] == self.need[placed[cell & M] as usize * 8 + facing]
             })
     }
 }
@@ -435,7 +438,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         if used[o / 64 % MAX_WORDS] >> (o % 64) & 1 != 0 {
             continue;
         }
-        if h.checks && !l.passes(t, st, &l.cold[d], d, o, first) {
+        if h.checks && !l.passes(t, &st.placed, &l.cold[d], d, o, first) {
             continue;
         }
         nodes[d & M] += 1;

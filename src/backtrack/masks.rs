@@ -266,7 +266,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         for p in l.starts[at]..l.starts[at + 1] {
             let o = l.entries[p as usize].o as usize;
             if st.used[o / 64 % W] >> (o % 64) & 1 != 0
-                || h.checks && !l.passes(t, st, &l.cold[start], start, o, first)
+                || h.checks && !l.passes(t, &st.placed, &l.cold[start], start, o, first)
             {
                 continue;
             }
@@ -338,7 +338,7 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
         r &= r - 1;
         let e = entry(m, b + k);
         let o = e.o as usize;
-        if h.checks && !l.passes(t, st, &l.cold[d & M], d, o, first) {
+        if h.checks && !l.passes(t, &st.placed, &l.cold[d & M], d, o, first) {
             continue;
         }
         nodes[d & M] += 1;

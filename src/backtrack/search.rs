@@ -74,11 +74,18 @@ impl<'a, const W: usize> State<'a, W> {
     #[cold]
     pub(super) fn should_stop(&mut self) -> bool {
         self.budget = CHECK_EVERY;
-        if (self.check)() {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.stop.load(Ordering::Relaxed)
+        should_stop(self.stop, self.check)
     }
+}
+
+/// The clock, Ctrl-C and the other workers: whether to stop (telling the
+/// other workers when the check says so).
+#[cold]
+pub(super) fn should_stop(stop: &AtomicBool, check: &(dyn Fn() -> bool + Sync)) -> bool {
+    if check() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    stop.load(Ordering::Relaxed)
 }
 
 /// `a &= b`, word by word.
