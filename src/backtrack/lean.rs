@@ -249,14 +249,14 @@ mod tests {
     #[test]
     fn a_stopped_lean_walk_counts_the_nodes_the_masks_walk_counts() {
         let mut stops = 0;
-        for seed in 0..8u64 {
+        for seed in 0..4u64 {
             let o = FamilyOptions {
                 rows: 4 + seed as usize % 2,
                 cols: 6,
                 frame_colours: 2,
                 inner_colours: 5 + seed as usize % 3,
                 turning: Turning::Quarter,
-                hint: seed % 4 == 3,
+                hint: seed == 3,
             };
             let (p, _) = plant_family(&mut Rng::new(seed), &o);
             let none = Symmetry::none();
@@ -268,8 +268,8 @@ mod tests {
                     let m = m.expect("masks");
                     assert!(fits(m));
                     m.quads = None;
-                    for depth in [lean.cells / 2, lean.cells - 3, lean.cells] {
-                        for stop in [1, 2, 7] {
+                    for depth in [lean.cells / 2, lean.cells] {
+                        for stop in [1, 5] {
                             let a = stopped(&lean, depth, stop);
                             let what = format!("seed {seed} {order} {reduce} {depth} {stop}");
                             assert_eq!(a, stopped(&walked, depth, stop), "{what}");
@@ -279,6 +279,6 @@ mod tests {
                 }
             }
         }
-        assert!(stops > 50, "{stops} stopped searches");
+        assert!(stops > 20, "{stops} stopped searches");
     }
 }
