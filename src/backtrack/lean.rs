@@ -4,14 +4,14 @@
 //! few depths with checks past the key lists, those that pass them), so
 //! its nodes are counted once per descent; per node the walk only takes a bit,
 //! reads its entry and the next list's mask, and descends when that holds
-//! a tile other than this one. Each tile lies in at most four lists (one
-//! per turn), whose masks are updated four at a time without a loop.
+//! a tile other than this one. A tile's four masks are updated without a
+//! loop.
 //! Same nodes, same boards in the same order as masks.rs.
 
 use super::MAX_TILES;
 use super::lists::Lists;
 use super::masks::{Avail, Masks, entry, slot};
-use super::search::{CHECK_EVERY, State, should_stop};
+use super::search::{CHECK_EVERY, State, add_nodes, should_stop};
 use super::tables::Tables;
 
 /// A depth left for the one below it: its remaining candidates (bits of
@@ -214,9 +214,7 @@ fn run(
         }
     }
     clock.budget = budget;
-    for (a, b) in counted[depths.clone()].iter_mut().zip(&nodes[depths]) {
-        *a += b;
-    }
+    add_nodes(counted, depths, &nodes);
     go
 }
 

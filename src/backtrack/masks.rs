@@ -15,9 +15,11 @@
 //! tables' fixed sizes ([`MAX_LISTS`] lists, [`MAX_ENTRIES`] entries, a
 //! tile in at most [`MAX_MEMBERS`] lists) keep the list loop.
 //!
-//! Measured (docs/benchmarks.md, session 38): 1.15x to 1.24x the list
-//! loop's node rate on the 8x8 sets, unchanged on Eternity II, where the
-//! masks' updates cost what the skipped tiles save.
+//! Where each tile lies in at most four lists (Eternity II, the 8x8 sets)
+//! the leaner walk of lean.rs runs instead of [`walk`]. Measured
+//! (docs/benchmarks.md, session 38): this walk is 1.15x to 1.24x the list
+//! loop's node rate on the 8x8 sets, unchanged on Eternity II; lean.rs
+//! (session 39) is 1.2x this walk on the 8x8 sets.
 
 use super::MAX_TILES;
 use super::lean;
@@ -48,7 +50,8 @@ pub(super) struct Masks {
     pub(super) starts: Box<[u32; MAX_LISTS]>,
     entries: Box<[Entry; MAX_ENTRIES]>,
     /// The members again, four per tile, where no tile lies in more
-    /// lists (for the lean walk, lean.rs).
+    /// lists (for the lean walk, lean.rs): a table of a fixed size, read
+    /// without bounds checks, as `starts` and `entries` are.
     pub(super) quads: Option<Box<Quads>>,
 }
 
@@ -202,7 +205,7 @@ impl Masks {
     }
 
     /// Clear (take) or set (give back) the bits of `tile`: its members,
-    /// four at a time (a tile of Eternity II lies in four lists).
+    /// four at a time.
     #[inline(always)]
     fn take(&self, avail: &mut Avail, tile: usize) {
         for ms in self.members[tile * self.stride..][..self.stride].chunks_exact(4) {

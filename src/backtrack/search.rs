@@ -51,9 +51,7 @@ impl<'a, const W: usize> State<'a, W> {
 
     /// Add a loop's nodes per depth (indexed by depth) over `depths`.
     pub(super) fn add_nodes(&mut self, depths: std::ops::Range<usize>, nodes: &[u64]) {
-        for (a, b) in self.nodes[depths.clone()].iter_mut().zip(&nodes[depths]) {
-            *a += b;
-        }
+        add_nodes(&mut self.nodes, depths, nodes);
     }
 
     /// One descent spent from `budget` (a loop's copy of `self.budget`);
@@ -75,6 +73,13 @@ impl<'a, const W: usize> State<'a, W> {
     pub(super) fn should_stop(&mut self) -> bool {
         self.budget = CHECK_EVERY;
         should_stop(self.stop, self.check)
+    }
+}
+
+/// Add `nodes` (per depth) to `counted` over `depths`.
+pub(super) fn add_nodes(counted: &mut [u64], depths: std::ops::Range<usize>, nodes: &[u64]) {
+    for (a, b) in counted[depths.clone()].iter_mut().zip(&nodes[depths]) {
+        *a += b;
     }
 }
 
