@@ -11,7 +11,7 @@
 use super::MAX_TILES;
 use super::lists::Lists;
 use super::masks::{Avail, Masks, entry, slot};
-use super::search::{CHECK_EVERY, State, add_nodes, should_stop};
+use super::search::{CHECK_EVERY, Emit, State, add_nodes, should_stop};
 use super::tables::Tables;
 
 /// A depth left for the one below it: its remaining candidates (bits of
@@ -60,7 +60,7 @@ fn checked(
 /// The walk of the masks over the depths `start..limit` (see
 /// [`fits`]), the masks in `avail` holding the board.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+pub(super) fn walk<const W: usize>(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
@@ -68,7 +68,7 @@ pub(super) fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     avail: &mut Avail,
     start: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     // The loop itself is compiled once, not once per word count and
     // caller (the test build's time): it reads no set of `W` words, and

@@ -18,7 +18,7 @@
 
 use super::MAX_TILES;
 use super::masks::Masks;
-use super::search::{State, tile_bits};
+use super::search::{Emit, State, tile_bits};
 use super::tables::{MAX_WORDS, Step, Tables};
 
 /// Edge index in the `need` table that requires the wildcard code.
@@ -391,13 +391,13 @@ fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop.
-pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+pub(super) fn search<const W: usize>(
     t: &Tables<'_>,
     l: &Lists,
     st: &mut State<'_, W>,
     start: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     let mut pos = [0u32; MAX_TILES];

@@ -24,7 +24,7 @@
 use super::MAX_TILES;
 use super::lean;
 use super::lists::{Entry, Lists};
-use super::search::State;
+use super::search::{Emit, State};
 use super::tables::{Step, Tables};
 
 /// Where a tile's entries sit: one list and its bits there.
@@ -247,14 +247,14 @@ impl Masks {
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop. `st.used` is read,
 /// not changed: the masks stand for it.
-pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+pub(super) fn search<const W: usize>(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
     st: &mut State<'_, W>,
     start: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     let mut avail = m.start(&st.used);
@@ -298,7 +298,7 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
 /// The walk of [`search`] over the depths `start..limit`, the masks in
 /// `avail` holding the board.
 #[allow(clippy::too_many_arguments)]
-fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+fn walk<const W: usize>(
     t: &Tables<'_>,
     l: &Lists,
     m: &Masks,
@@ -306,7 +306,7 @@ fn walk<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     avail: &mut Avail,
     start: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     let mut rem = [0u64; MAX_TILES];

@@ -12,6 +12,12 @@ use super::tables::{NO_COPY, Tables};
 /// the clock and the stop flag.
 pub(super) const CHECK_EVERY: u32 = 1 << 16;
 
+/// What a search calls with every board that fills its depths: false
+/// stops the search. Dynamic, so each search is compiled once per word
+/// count rather than once per caller too (the build's time; it is called
+/// on full boards only, never per node).
+pub(super) type Emit<'e> = dyn FnMut(&[u16; MAX_TILES]) -> bool + 'e;
+
 /// Search state of one worker; `W` words per set of orientations.
 pub(super) struct State<'a, const W: usize> {
     /// Orientation per cell (row-major); indexed modulo `MAX_TILES`.
@@ -177,12 +183,12 @@ fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -
 /// the depths before `start`; `emit` gets every board that fills them, and
 /// stops the search at once by returning false. Returns false when asked to
 /// stop.
-pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+pub(super) fn search<const W: usize>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     start: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     if start == limit {
         return emit(&st.placed);
@@ -195,9 +201,9 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
     }
     if W > 1 || t.kinds {
         return if t.kinds {
-            search_wide::<W, true, F>(t, st, start, limit, emit)
+            search_wide::<W, true>(t, st, start, limit, emit)
         } else {
-            search_wide::<W, false, F>(t, st, start, limit, emit)
+            search_wide::<W, false>(t, st, start, limit, emit)
         };
     }
     let cand = candidates(t, st, start);
@@ -209,12 +215,12 @@ pub(super) fn search<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
 /// next depth: each call computes its own candidates and places them
 /// (measured faster there than `descend` and than the lists,
 /// docs/benchmarks.md).
-fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+fn search_wide<const W: usize, const K: bool>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
     limit: usize,
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     if depth == limit {
@@ -236,7 +242,7 @@ fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES]) -> boo
             let o = w * 64 + b;
             st.placed[cell] = o as u16;
             toggle::<W, K>(&mut st.used, t, w, o);
-            go = search_wide::<W, K, F>(t, st, depth + 1, limit, emit);
+            go = search_wide::<W, K>(t, st, depth + 1, limit, emit);
             toggle::<W, K>(&mut st.used, t, w, o);
             if !go {
                 break 'words;
@@ -253,13 +259,13 @@ fn search_wide<const W: usize, const K: bool, F: FnMut(&[u16; MAX_TILES]) -> boo
 /// The next depth's candidates are computed here, so a dead end costs no
 /// call: what the older neighbours of the next cell allow is computed once,
 /// and per placement only the set fitting the new tile is loaded.
-fn descend<const W: usize, F: FnMut(&[u16; MAX_TILES]) -> bool>(
+fn descend<const W: usize>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
     limit: usize,
     cand: [u64; W],
-    emit: &mut F,
+    emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     let cell = t.steps[depth].cell & M;
