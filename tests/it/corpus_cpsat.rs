@@ -8,8 +8,9 @@
 //! The test suite runs CP-SAT once per puzzle, in turn: the plain model or
 //! one of the formulations, so each meets about a sixth of the corpus (the
 //! whole sweep, the plain model and every formulation on every puzzle, cost
-//! 95 s of the suite's 10 minutes; the plain model on every puzzle, 12 s);
-//! the ignored test runs the whole sweep:
+//! 95 s of the suite's 10 minutes; the plain model on every puzzle, 24 s of
+//! solving over the test's two workers, about half the test's 40 s); the
+//! ignored test runs the whole sweep:
 //! `cargo test --release --test it corpus_cpsat -- --ignored`.
 
 use crate::common;
