@@ -1,8 +1,16 @@
 //! scramble: solve and study edge-matching puzzles such as Scramble Squares.
 //!
 //! Layers, each depending only on those above it:
-//! [`puzzle`] -> [`board`] -> [`symmetry`] -> [`model`] -> [`cpsat`] ->
-//! [`solve`] -> [`render`] -> [`cli`]. See docs/architecture.md.
+//! [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`] -> [`solve`] ->
+//! [`cpsat`] / [`backtrack`] -> [`render`], [`compare`], [`experiment`],
+//! [`generate`], [`bench`], [`count`], [`best`] -> [`cli`]. See
+//! docs/architecture.md for every module and why.
+//!
+//! `pub` reaches outside the crate (the binary, the Python package, the
+//! tests and benchmarks); an item used only inside is `pub(crate)` or
+//! narrower, which `unreachable_pub` checks.
+
+#![warn(unreachable_pub)]
 
 pub mod backtrack;
 pub mod bench;

@@ -69,7 +69,7 @@ pub(crate) struct DpRun {
 }
 
 /// Bounds on one programme.
-pub struct Limits<'a> {
+pub(crate) struct Limits<'a> {
     /// The most states one step may hold.
     pub max_states: usize,
     /// Whether to stop (time limit or interrupt); polled often.

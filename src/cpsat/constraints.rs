@@ -108,7 +108,7 @@ pub struct UserConstraints {
 
 /// What a fragment adds to one model, ready to append to its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Appended {
+pub(crate) struct Appended {
     /// A `CpModelProto` holding only the new variables and the constraints
     /// (protobuf's repeated fields concatenate: these bytes follow the
     /// model's own).

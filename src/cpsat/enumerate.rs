@@ -122,7 +122,7 @@ impl Expansion {
 }
 
 /// One enumeration: what is solved and how.
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     pub rt: &'static Runtime,
     pub limits: Limits,
     pub puzzle: &'a Puzzle,
@@ -202,7 +202,10 @@ impl Default for Limits {
     }
 }
 
-pub fn enumerate(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
+pub(crate) fn enumerate(
+    run: &Run,
+    callback: &mut dyn SolutionCallback,
+) -> Result<SolverRun, SolveError> {
     let Run {
         rt,
         limits,

@@ -23,7 +23,10 @@ use super::enumerate::{Expansion, Run};
 use super::proto::{CpSolverStatus, SatParameters};
 use super::runtime::Waited;
 
-pub fn first(run: &Run, callback: &mut dyn SolutionCallback) -> Result<SolverRun, SolveError> {
+pub(crate) fn first(
+    run: &Run,
+    callback: &mut dyn SolutionCallback,
+) -> Result<SolverRun, SolveError> {
     let Run {
         rt,
         limits,

@@ -141,7 +141,7 @@ pub(crate) struct Runtime {
 static RUNTIME: OnceLock<Result<Runtime, RuntimeError>> = OnceLock::new();
 
 /// The process-wide runtime, found and checked on first use.
-pub fn runtime() -> Result<&'static Runtime, RuntimeError> {
+pub(crate) fn runtime() -> Result<&'static Runtime, RuntimeError> {
     RUNTIME
         .get_or_init(Runtime::discover)
         .as_ref()
@@ -523,7 +523,7 @@ unsafe impl Send for EnvInner<'_> {}
 unsafe impl Sync for EnvInner<'_> {}
 
 impl Stopper<'_> {
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         // SAFETY: the environment is alive (this handle owns a share of it)
         // and the library loaded (its 'rt borrow).
         unsafe { (self.0.rt.stop_search)(self.0.ptr) }

@@ -17,7 +17,7 @@ use itertools::iproduct;
 use super::{Budget, BuildError, Constraint, Encoding, Model, Size, VarId, intervals};
 use crate::puzzle::{BOTTOM, Edge as Shown, Half, LEFT, Puzzle, RIGHT, TOP};
 
-pub struct Edge;
+pub(crate) struct Edge;
 
 /// The value of a label variable for an edge.
 fn label(e: Shown) -> i64 {

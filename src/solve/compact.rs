@@ -25,7 +25,7 @@ pub(crate) struct Codec {
 }
 
 impl Codec {
-    pub fn new(puzzle: &Puzzle) -> Codec {
+    pub(crate) fn new(puzzle: &Puzzle) -> Codec {
         let codes = (puzzle.len() * 4).max(2);
         let bits = usize::BITS - (codes - 1).leading_zeros();
         Codec {
@@ -87,7 +87,7 @@ pub(crate) struct CompactSet {
 }
 
 impl CompactSet {
-    pub fn new(codec: Codec) -> CompactSet {
+    pub(crate) fn new(codec: Codec) -> CompactSet {
         CompactSet {
             codec,
             blocks: Vec::new(),
@@ -103,7 +103,7 @@ impl CompactSet {
         &block[(k % BLOCK_RECORDS) * w..][..w]
     }
 
-    pub fn contains(&mut self, s: &Solution) -> bool {
+    pub(crate) fn contains(&mut self, s: &Solution) -> bool {
         let mut rec = std::mem::take(&mut self.scratch);
         self.codec.encode(s, &mut rec);
         let h = hash(&rec);
@@ -113,7 +113,7 @@ impl CompactSet {
     }
 
     /// Add a board; whether it was new.
-    pub fn insert(&mut self, s: &Solution) -> bool {
+    pub(crate) fn insert(&mut self, s: &Solution) -> bool {
         let mut rec = std::mem::take(&mut self.scratch);
         self.codec.encode(s, &mut rec);
         let h = hash(&rec);
@@ -138,7 +138,7 @@ impl CompactSet {
     }
 
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 }
