@@ -1,10 +1,10 @@
 //! scramble: solve and study edge-matching puzzles such as Scramble Squares.
 //!
 //! Layers, each depending only on those above it:
-//! [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`] -> [`solve`] ->
-//! [`cpsat`] / [`backtrack`] -> [`render`], [`compare`], [`experiment`],
-//! [`generate`], [`bench`], [`count`], [`best`] -> [`cli`]. See
-//! docs/architecture.md for every module and why.
+//! [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`] (beside it
+//! [`generate`]) -> [`solve`] -> [`cpsat`] / [`backtrack`] -> [`render`],
+//! [`compare`], [`experiment`], [`bench`], [`count`], [`best`] -> [`cli`].
+//! See docs/architecture.md for every module and why.
 //!
 //! `pub` reaches outside the crate (the binary, the Python package, the
 //! tests and benchmarks); an item used only inside is `pub(crate)` or
