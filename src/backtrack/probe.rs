@@ -168,7 +168,9 @@ mod tests {
 
     #[test]
     fn a_probe_to_the_full_depth_finds_the_first_solution_of_that_order() {
-        for (seed, framed) in (1..=6).flat_map(|s| [(s, false), (s, true)]) {
+        // Seeds 1-5: the framed seed 6 alone took 9 s of the test's 11 s
+        // (its spiral, frame and constrained searches).
+        for (seed, framed) in (1..=5).flat_map(|s| [(s, false), (s, true)]) {
             let p = planted(5, seed, framed);
             for order in orders(&p) {
                 let r = probe(&p, order, p.cells(), &SolveOptions::default()).unwrap();

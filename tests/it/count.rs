@@ -308,10 +308,14 @@ fn a_stopped_enumeration_resumes_from_its_checkpoint() {
         note.contains(&format!("{done} of them in earlier runs")),
         "{note}"
     );
-    let (code, whole) = json(&[]);
-    assert_eq!(code, Some(0));
-    assert_eq!(resumed["counts"], whole["counts"]);
-    assert!(whole["counts"]["raw"].as_u64().unwrap() > 0);
+    // The counts of one uninterrupted run (`scramble count --method
+    // enumerate` on this generated puzzle; the dp runs out of states on it).
+    // Written down rather than counted again here: that run took 4.4 s of
+    // both cores.
+    assert_eq!(
+        resumed["counts"],
+        serde_json::json!({"raw": 40192, "classes": 10048, "pictures": 2512})
+    );
 }
 
 #[test]
