@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
+use super::{Budget, BuildError, Building, Constraint, Encoding, Lit, Model, Size};
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Boolean;
@@ -65,18 +65,25 @@ pub(super) fn placements_size(puzzle: &Puzzle) -> Size {
 /// Add the placement literals `x[c][o]` (o = tile index * 4 + rotation),
 /// exactly one per cell and per tile, channelled to the cells' tile and
 /// rotation variables (each literal implies its tile and its rotation);
-/// returns them.
-pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
+/// returns them. `budget` is checked once per cell (a 16x16 board's
+/// literals take a few hundred milliseconds).
+pub(super) fn placements(
+    puzzle: &Puzzle,
+    model: &mut Model,
+    budget: &Budget,
+) -> Result<Vec<Vec<Lit>>, BuildError> {
     let n = puzzle.cols;
     let cells = puzzle.cells();
     let mut x: Vec<Vec<Lit>> = Vec::with_capacity(cells);
     for c in 0..cells {
+        budget.check()?;
         let row = iproduct!(&puzzle.tiles, 0..4u8)
             .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
             .collect();
         x.push(row);
     }
     for (c, xc) in x.iter().enumerate() {
+        budget.check()?;
         let (i, j) = (c / n + 1, c % n + 1);
         model.constraints.push(Constraint::ExactlyOne {
             name: format!("one_placement_{i}_{j}"),
@@ -109,7 +116,7 @@ pub(super) fn placements(puzzle: &Puzzle, model: &mut Model) -> Vec<Vec<Lit>> {
                 .collect(),
         });
     }
-    x
+    Ok(x)
 }
 
 impl Encoding for Boolean {
@@ -151,8 +158,8 @@ impl Encoding for Boolean {
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let k = 4 * puzzle.len();
-        let mut model = Model::with_cells(puzzle);
-        let x = placements(puzzle, &mut model);
+        let mut model = Building::new(puzzle);
+        let x = placements(puzzle, &mut model, budget)?;
         let mut fit = [const { Vec::new() }; 4];
         for here in [RIGHT, TOP, LEFT, BOTTOM] {
             budget.check()?;
@@ -171,7 +178,7 @@ impl Encoding for Boolean {
                 }
             }
         }
-        Ok(model)
+        Ok(model.finish())
     }
 }
 
@@ -186,5 +193,34 @@ mod tests {
         let m = Boolean.build(&p, &Budget::unlimited()).unwrap();
         assert_eq!(m.vars.len(), 18 + 9 * 36);
         assert_eq!(m.size(), Boolean.size(&p));
+    }
+
+    /// The literals of a 16x16 board take a few hundred milliseconds: a
+    /// stop must be seen inside them, at every cell of both passes, and
+    /// the build then ends at once.
+    #[test]
+    fn the_placements_look_at_the_budget_at_every_cell() {
+        let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let count = || {
+            calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            false
+        };
+        let budget = Budget {
+            deadline: None,
+            stopped: &count,
+        };
+        placements(&p, &mut Model::with_cells(&p), &budget).unwrap();
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2 * 9);
+        let stop_at_the_third = || calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 20;
+        let budget = Budget {
+            deadline: None,
+            stopped: &stop_at_the_third,
+        };
+        assert_eq!(
+            Boolean.build(&p, &budget).err(),
+            Some(BuildError::Interrupted)
+        );
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 21);
     }
 }

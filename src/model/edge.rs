@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Constraint, Encoding, Model, Size, VarId, intervals};
+use super::{Budget, BuildError, Building, Constraint, Encoding, Model, Size, VarId, intervals};
 use crate::puzzle::{BOTTOM, Edge as Shown, Half, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Edge;
@@ -82,7 +82,7 @@ impl Encoding for Edge {
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
-        let mut model = Model::with_cells(puzzle);
+        let mut model = Building::new(puzzle);
         model.all_different_tiles();
         let mut codes: Vec<i64> = puzzle
             .tiles
@@ -136,7 +136,7 @@ impl Encoding for Edge {
                 negated: false,
             });
         }
-        Ok(model)
+        Ok(model.finish())
     }
 }
 

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Constraint, Encoding, Lit, Model, Size};
+use super::{Budget, BuildError, Building, Constraint, Encoding, Lit, Model, Size};
 use crate::puzzle::{BOTTOM, Edge as Shown, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct EdgeBoolean;
@@ -104,8 +104,8 @@ impl Encoding for EdgeBoolean {
         false
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
-        let mut model = Model::with_cells(puzzle);
-        let x = super::boolean::placements(puzzle, &mut model);
+        let mut model = Building::new(puzzle);
+        let x = super::boolean::placements(puzzle, &mut model, budget)?;
         budget.check()?;
         let (labels, by_side) = showing(puzzle);
         for (e, &(a, b, side)) in internal_edges(puzzle.rows, puzzle.cols).iter().enumerate() {
@@ -144,7 +144,7 @@ impl Encoding for EdgeBoolean {
                 }
             }
         }
-        Ok(model)
+        Ok(model.finish())
     }
 }
 

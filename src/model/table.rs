@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Constraint, Encoding, Model, Size};
+use super::{Budget, BuildError, Building, Constraint, Encoding, Model, Size};
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Table;
@@ -70,7 +70,7 @@ impl Encoding for Table {
     }
     fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
-        let mut model = Model::with_cells(puzzle);
+        let mut model = Building::new(puzzle);
         model.all_different_tiles();
         let h = Arc::new(horizontal_table(puzzle));
         budget.check()?;
@@ -97,7 +97,7 @@ impl Encoding for Table {
                 });
             }
         }
-        Ok(model)
+        Ok(model.finish())
     }
 }
 
