@@ -496,7 +496,7 @@ pub(crate) fn enumerate(
         RunStatus::Complete
     };
     let Shared { constraints, .. } = shared;
-    super::drop_later((base, constraints));
+    crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })
 }
 

@@ -279,7 +279,7 @@ impl Solver for CpSat {
             enumerate::enumerate(&run, callback)?
         };
         result.stats.build_time_s = Some(build_time);
-        drop_later(model);
+        model::drop_later(model);
         Ok(result)
     }
 }
@@ -294,13 +294,6 @@ fn stopped_while_building(e: &BuildError) -> SolverRun {
         status: RunStatus::Stopped(reason),
         stats: SolverStats::default(),
     }
-}
-
-/// Free `value` on a thread of its own: a big board's model is millions of
-/// small allocations (0.17 s to free for a 16x16 `edge-boolean`), which
-/// would otherwise come after the time limit.
-fn drop_later<T: Send + 'static>(value: T) {
-    std::thread::spawn(move || drop(value));
 }
 
 fn expr(var: usize) -> LinearExpressionProto {

@@ -200,10 +200,11 @@ mod tests {
     /// the build then ends at once.
     #[test]
     fn the_placements_look_at_the_budget_at_every_cell() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let calls = AtomicUsize::new(0);
         let count = || {
-            calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            calls.fetch_add(1, SeqCst);
             false
         };
         let budget = Budget {
@@ -211,8 +212,8 @@ mod tests {
             stopped: &count,
         };
         placements(&p, &mut Model::with_cells(&p), &budget).unwrap();
-        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2 * 9);
-        let stop_at_the_third = || calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 20;
+        assert_eq!(calls.load(SeqCst), 2 * 9);
+        let stop_at_the_third = || calls.fetch_add(1, SeqCst) >= 20;
         let budget = Budget {
             deadline: None,
             stopped: &stop_at_the_third,
@@ -221,6 +222,6 @@ mod tests {
             Boolean.build(&p, &budget).err(),
             Some(BuildError::Interrupted)
         );
-        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 21);
+        assert_eq!(calls.load(SeqCst), 21);
     }
 }
