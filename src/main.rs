@@ -1,6 +1,8 @@
 //! The `scramble` binary: parse, install the Ctrl-C handler, run, map errors
 //! to exit codes. Everything else lives in the library.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -116,7 +116,7 @@ pub(super) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
             write_file(path, svg::scored(&puzzle, &b.board, &b.broken).as_bytes())?;
         }
         if let Some(path) = &args.et2 {
-            write_file(path, crate::puzzle::pieces::et2_board(&b.board).as_bytes())?;
+            write_file(path, crate::render::et2::board(&b.board).as_bytes())?;
         }
     }
     let ended = match result.ended {

@@ -308,7 +308,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Et2 => report
             .shown()
             .iter()
-            .map(crate::puzzle::pieces::et2_board)
+            .map(crate::render::et2::board)
             .collect::<Vec<_>>()
             .join("\n"),
     };

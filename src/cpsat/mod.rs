@@ -4,6 +4,8 @@
 //!
 //! Nothing outside this module sees protobuf or FFI.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 mod best;
 mod ceiling;
 mod constraints;

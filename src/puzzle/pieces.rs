@@ -236,21 +236,6 @@ fn parse_hint(spec: &str, rows: usize, cols: usize) -> Result<Hint, String> {
     })
 }
 
-/// A board in the community's `.et2` notation: one line per row, each
-/// square its piece number (right-aligned in four columns) and its
-/// clockwise quarter turns, `' 139/2'`.
-pub fn et2_board(s: &crate::board::Solution) -> String {
-    let mut out = String::new();
-    for row in s.cells().chunks(s.cols().max(1)) {
-        for p in row {
-            // A space before every square, as the community pads to four.
-            out.push_str(&format!(" {:>3}/{}", p.tile, turns_other_way(p.rotation)));
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// A piece file's text for a puzzle the format can say: a `rows cols` line,
 /// then each tile in id order as bottom, left, top, right. Refused (with
 /// the reason) when the puzzle has a `+`/`-` motif or a motif that is not a
@@ -387,30 +372,6 @@ mod tests {
             let e = parse_hints(bad, 16, 16).unwrap_err();
             assert!(e.contains(want), "{bad}: {e}");
         }
-    }
-
-    #[test]
-    fn et2_boards_turn_clockwise() {
-        use crate::board::{Placement, Solution};
-        let s = Solution::new(vec![
-            Placement {
-                tile: 1,
-                rotation: 1,
-            },
-            Placement {
-                tile: 2,
-                rotation: 0,
-            },
-            Placement {
-                tile: 3,
-                rotation: 2,
-            },
-            Placement {
-                tile: 4,
-                rotation: 3,
-            },
-        ]);
-        assert_eq!(et2_board(&s), "   1/3   2/0\n   3/2   4/1\n");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod compare;
 pub mod count;
+pub mod et2;
 pub mod experiment;
 pub mod folder;
 pub mod graph;

@@ -14,6 +14,7 @@ mod faults;
 mod fuzz;
 mod generate_compare;
 mod graph;
+mod house;
 mod input_errors;
 mod models_cpsat;
 mod pictures;
