@@ -17,6 +17,9 @@ pub struct MergeArgs {
 }
 
 pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
+    for f in &args.files {
+        super::reads(f);
+    }
     let merged = merge::merge(&args.files)?;
     if !matches!(merged, Merged::Bench(_)) && args.outputs.any() {
         return Err(CliError::Usage(

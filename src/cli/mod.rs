@@ -238,7 +238,10 @@ impl ConstraintsArgs {
         cp: &CpSat,
     ) -> Result<Option<std::sync::Arc<cpsat::UserConstraints>>, CliError> {
         match &self.constraints {
-            Some(path) => Ok(Some(std::sync::Arc::new(cp.read_constraints(path)?))),
+            Some(path) => {
+                reads(path);
+                Ok(Some(std::sync::Arc::new(cp.read_constraints(path)?)))
+            }
             None => Ok(None),
         }
     }
@@ -360,6 +363,7 @@ impl CliError {
 
 /// Run a parsed command; returns the exit code.
 pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
+    INPUTS.with(|i| i.borrow_mut().clear());
     match cli.command {
         Command::Solve(args) => solve::run(&args, stop),
         Command::SymmetryReport(args) => symmetry_report::run(&args, stop),
@@ -401,6 +405,9 @@ pub struct HintArgs {
 /// `--hint` names.
 pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
     let puzzle = Puzzle::load(path)?;
+    if let Ok(file) = crate::puzzle::resolve(path) {
+        reads(&file);
+    }
     if hints.hints.is_empty() {
         return Ok(puzzle);
     }
@@ -499,8 +506,22 @@ pub(crate) fn stdout_error(e: &std::io::Error) -> CliError {
     }
 }
 
+thread_local! {
+    /// The files the command running on this thread reads (puzzles, a
+    /// solution, constraints, shards): [`write_file`] writes over none.
+    static INPUTS: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Note a file this command reads, so that no output of it replaces it.
+pub(crate) fn reads(path: &Path) {
+    if let Ok(p) = path.canonicalize() {
+        INPUTS.with(|i| i.borrow_mut().push(p));
+    }
+}
+
 /// Write a file the user named: to a temporary name beside it, then rename,
-/// so a failure never leaves a half-written file.
+/// so a failure never leaves a half-written file; never over a directory or
+/// one of the command's own inputs ([`reads`]).
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let err = |message: String| CliError::Output {
         path: path.to_path_buf(),
@@ -508,6 +529,13 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     };
     if path.is_dir() {
         return Err(err("is a directory".into()));
+    }
+    if let Ok(target) = path.canonicalize()
+        && INPUTS.with(|i| i.borrow().contains(&target))
+    {
+        return Err(err(
+            "is an input of this command; not overwritten (name another output file)".into(),
+        ));
     }
     if path.file_name().is_none() {
         return Err(err("not a file name".into()));

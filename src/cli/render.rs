@@ -69,6 +69,7 @@ fn read_solution(path: &Path, index: usize) -> Result<crate::board::Solution, Cl
             .map_err(|e| err(format!("cannot read standard input: {e}")))?;
         s
     } else {
+        super::reads(path);
         std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?
     };
     let boards = crate::board::parse_saved(&text).map_err(err)?;

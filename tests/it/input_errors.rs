@@ -170,3 +170,47 @@ fn dump_model_refuses_a_directory() {
         .code(2)
         .stderr(predicate::str::contains("is a directory"));
 }
+
+#[test]
+fn no_output_replaces_one_of_the_commands_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = dir.path().join("seed.yaml");
+    let original = common::seed().join("input").join("tile_dict.yaml");
+    std::fs::copy(&original, &yaml).unwrap();
+    let before = std::fs::read(&yaml).unwrap();
+    let p = yaml.to_str().unwrap();
+    // A puzzle folder names its YAML inside: that file is the input.
+    let folder = dir.path().join("seed");
+    std::fs::create_dir_all(folder.join("input")).unwrap();
+    let inner = folder.join("input").join("tile_dict.yaml");
+    std::fs::copy(&original, &inner).unwrap();
+    let runs: [Vec<&str>; 4] = [
+        vec!["solve", p, "--solver", "backtrack", "--dump-model", p],
+        vec!["bench", p, "--solvers", "backtrack", "--csv", p],
+        vec!["bench", p, "--solvers", "backtrack", "--json", p],
+        vec![
+            "solve",
+            folder.to_str().unwrap(),
+            "--dump-model",
+            inner.to_str().unwrap(),
+        ],
+    ];
+    for args in runs {
+        cmd()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is an input of this command"))
+            .stderr(predicate::str::contains("panicked").not());
+        assert_eq!(std::fs::read(&yaml).unwrap(), before, "{args:?}");
+        assert_eq!(std::fs::read(&inner).unwrap(), before, "{args:?}");
+    }
+    // Another name for the same file is the same file.
+    let dotted = dir.path().join(".").join("seed.yaml");
+    cmd()
+        .args(["solve", p, "--solver", "backtrack", "--dump-model"])
+        .arg(&dotted)
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read(&yaml).unwrap(), before);
+}
