@@ -36,8 +36,10 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
-    /// estimate: random probes per tree (three trees: all pictures, and
-    /// those a half and a quarter turn leave unchanged).
+    /// estimate: random probes per tree (one tree per turn of the board's
+    /// group: on a square board three, all pictures and those a half and a
+    /// quarter turn leave unchanged; two on a rectangle; one where a fixed
+    /// piece allows no turn).
     #[arg(long, value_name = "N", default_value_t = 100_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub probes: u64,

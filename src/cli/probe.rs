@@ -197,13 +197,18 @@ fn estimate(
                     None => String::new(),
                 }
             );
+            let solutions = match e.complete_probes {
+                // The mean and its error are both 0 then, whatever the count.
+                0 => "no estimate (no probe reached a full board)".to_string(),
+                n => format!(
+                    "{:.3e} (standard error {:.2e}; {n} probes reached a full board)",
+                    e.solutions.mean, e.solutions.std_error
+                ),
+            };
             out.push_str(&format!(
-                "nodes: {:.3e} (standard error {:.2e})\nlabelled solutions: {:.3e} (standard error {:.2e}; {} probes reached a full board)\ndeepest probe: {} of {} cells; {:.3} s\n",
+                "nodes: {:.3e} (standard error {:.2e})\nlabelled solutions: {solutions}\ndeepest probe: {} of {} cells; {:.3} s\n",
                 e.nodes.mean,
                 e.nodes.std_error,
-                e.solutions.mean,
-                e.solutions.std_error,
-                e.complete_probes,
                 e.deepest,
                 puzzle.cells(),
                 e.time_s

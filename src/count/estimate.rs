@@ -25,10 +25,16 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// The 95% confidence interval (normal approximation), clipped at 0.
-    pub(crate) fn interval(&self) -> (f64, f64) {
+    /// The 95% confidence interval (normal approximation), clipped at 0;
+    /// none when no probe reached a full board: the mean and its error are
+    /// then both 0 whatever the count is, and say only that full boards are
+    /// too rare for this many probes.
+    pub(crate) fn interval(&self) -> Option<(f64, f64)> {
+        if self.complete_probes == 0 {
+            return None;
+        }
         let h = 1.96 * self.std_error;
-        ((self.mean - h).max(0.0), self.mean + h)
+        Some(((self.mean - h).max(0.0), self.mean + h))
     }
 
     /// `a * self` (a >= 0).
@@ -134,6 +140,25 @@ mod tests {
         );
         // Same seed, same estimate.
         assert_eq!(e, knuth(&prog, 20_000, &mut Rng::new(1), &never));
+    }
+
+    #[test]
+    fn no_full_board_reached_gives_no_interval() {
+        let e = Estimate {
+            mean: 0.0,
+            std_error: 0.0,
+            probes: 1_000,
+            complete_probes: 0,
+        };
+        assert_eq!(e.interval(), None);
+        let e = Estimate {
+            mean: 10.0,
+            std_error: 2.0,
+            complete_probes: 3,
+            ..e
+        };
+        let (lo, hi) = e.interval().unwrap();
+        assert!((lo - 6.08).abs() < 1e-9 && (hi - 13.92).abs() < 1e-9);
     }
 
     #[test]

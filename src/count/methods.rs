@@ -68,13 +68,13 @@ pub(super) fn run_method(
             Err(e) => r.message = Some(e),
         },
         Method::Estimate => match by_estimate(puzzle, labellings, options, &stopped) {
-            Ok(e) => {
+            Ok((e, trees)) => {
                 r.status = Status::Estimated;
-                if e.pictures.probes < 3 * options.probes {
+                if e.pictures.probes < trees * options.probes {
                     r.message = Some(format!(
                         "stopped after {} of {} probes",
                         e.pictures.probes,
-                        3 * options.probes
+                        trees * options.probes
                     ));
                 }
                 r.estimate = Some(e);
@@ -322,13 +322,14 @@ fn by_dp(
 }
 
 /// Knuth estimates of the pictures and of the pictures each turn fixes,
-/// combined like [`by_dp`].
+/// combined like [`by_dp`]; with the number of trees probed (one per turn
+/// of the board's group but the quarter turn's inverse: 3, 2 or 1).
 fn by_estimate(
     puzzle: &Puzzle,
     labellings: Option<u128>,
     options: &CountOptions,
     stop: &dyn Fn() -> bool,
-) -> Result<Estimates, CountError> {
+) -> Result<(Estimates, u64), CountError> {
     let mut rng = Rng::new(options.seed);
     let mut est = |turns| -> Result<Estimate, CountError> {
         let p = Programme::new(puzzle, turns)?;
@@ -338,18 +339,19 @@ fn by_estimate(
     let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
     let order = puzzle.group().order();
     // Burnside over the board's own group, as in [`by_dp`].
-    let pictures = match order {
+    let (pictures, trees) = match order {
         4 => {
             let half = est(2)?;
             let quarter = est(1)?;
-            all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5)
+            (all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5), 3)
         }
-        2 => all.combine(0.5, est(2)?, 0.5),
-        _ => all.scaled(1.0),
+        2 => (all.combine(0.5, est(2)?, 0.5), 2),
+        _ => (all.scaled(1.0), 1),
     };
-    Ok(Estimates {
+    let estimates = Estimates {
         raw: all.scaled(l),
         classes: all.scaled(l / order as f64),
         pictures,
-    })
+    };
+    Ok((estimates, trees))
 }

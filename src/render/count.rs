@@ -11,9 +11,11 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
     let per = r
         .labellings_per_picture
         .map_or("more than 2^128".to_string(), |l| l.to_string());
+    // Reports written before boards had columns of their own say 0.
+    let cols = if r.cols == 0 { r.n } else { r.cols };
     let mut out = format!(
-        "{}: {}x{}, {} tiles of {} kinds, {} labelled boards per picture\n",
-        r.puzzle, r.n, r.n, r.tiles, r.kinds, per
+        "{}: {}x{cols}, {} tiles of {} kinds, {} labelled boards per picture\n",
+        r.puzzle, r.n, r.tiles, r.kinds, per
     );
     let rows: Vec<Vec<String>> = r.methods.iter().map(row).collect();
     out.push_str(&table::text(
@@ -47,13 +49,18 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
                 Equivalence::Rotation => e.classes,
                 Equivalence::Picture => e.pictures,
             };
-            let (lo, hi) = p.interval();
-            out.push_str(&format!(
-                "; estimated {} {:.3e} (95% interval {lo:.3e} to {hi:.3e}, {} probes)",
-                equivalence_name(equivalence),
-                p.mean,
-                p.probes
-            ));
+            match p.interval() {
+                Some((lo, hi)) => out.push_str(&format!(
+                    "; estimated {} {:.3e} (95% interval {lo:.3e} to {hi:.3e}, {} probes)",
+                    equivalence_name(equivalence),
+                    p.mean,
+                    p.probes
+                )),
+                None => out.push_str(&format!(
+                    "; no estimate: none of {} probes reached a full board (full boards are too rare for so few probes; more with --probes)",
+                    p.probes
+                )),
+            }
         }
         if let Some(c) = r
             .methods
@@ -126,7 +133,11 @@ fn row(m: &MethodResult) -> Vec<String> {
     cells
 }
 
-/// `~mean±error` in scientific notation.
+/// `~mean±error` in scientific notation; `?` where no probe reached a
+/// full board (no estimate).
 fn approx(e: Estimate) -> String {
-    format!("~{:.3e}±{:.1e}", e.mean, e.std_error)
+    match e.interval() {
+        Some(_) => format!("~{:.3e}±{:.1e}", e.mean, e.std_error),
+        None => "?".to_string(),
+    }
 }

@@ -185,6 +185,30 @@ fn cli_without_an_exact_count_estimates_and_exits_1() {
 }
 
 #[test]
+fn cli_estimate_where_no_probe_reaches_a_full_board_gives_no_interval() {
+    // clue2 is 6x12 (a rectangle: two trees, no quarter turn), and its full
+    // boards are far too rare for a thousand random probes to meet one.
+    let out = cmd()
+        .args(["count", "--method", "estimate", "--probes", "1000"])
+        .arg(common::e2("clue2.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("clue2: 6x12, 72 tiles"), "{text}");
+    assert!(
+        text.contains("2000 probes, 0 reached a full board"),
+        "{text}"
+    );
+    assert!(!text.contains("stopped after"), "{text}");
+    assert!(!text.contains("interval"), "{text}");
+    assert!(
+        text.contains("no estimate: none of 1000 probes reached a full board"),
+        "{text}"
+    );
+}
+
+#[test]
 fn cli_estimate_alone_is_seeded() {
     let run = |seed: &str| {
         let out = cmd()
