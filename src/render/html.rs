@@ -33,7 +33,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
 <h1>{name}</h1>
 <table>
 <tr><th>puzzle</th><td>{path}</td></tr>
-<tr><th>board</th><td>{n}x{n}, {tiles} tiles</td></tr>
+<tr><th>board</th><td>{board}, {tiles} tiles</td></tr>
 <tr><th>solver</th><td>{solver} {version} (model {model}, symmetry {symmetry})</td></tr>
 <tr><th>search</th><td>{complete}</td></tr>
 <tr><th>raw solutions</th><td>{raw}</td></tr>
@@ -46,7 +46,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
 <figure><img src="unsolved.svg" alt="the tiles of {name}, unturned"><figcaption><a href="unsolved.png">PNG</a></figcaption></figure>
 "#,
         path = escape(r.path),
-        n = p.rows,
+        board = escape(&p.describe_board()),
         tiles = p.len(),
         solver = escape(&res.solver),
         version = escape(&res.solver_version),

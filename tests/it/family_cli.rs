@@ -215,6 +215,17 @@ fn generate_makes_family_puzzles() {
             .assert()
             .stdout(predicate::str::contains(format!("board: {board}")));
     }
+    // The pictures' index names the board as the text report does.
+    let pics = out.join("pics");
+    cmd()
+        .arg("solve")
+        .arg(out.join("4x6-m4-f2-h-s1-0001.yaml"))
+        .args(["--solver", "backtrack", "--out"])
+        .arg(&pics)
+        .assert()
+        .success();
+    let index = std::fs::read_to_string(pics.join("index.html")).unwrap();
+    assert!(index.contains("<td>4x6, frame 0, tile "), "{index}");
     // bench's CSV rows say which board each run was on.
     let csv = out.join("runs.csv");
     cmd()
