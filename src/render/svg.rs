@@ -232,12 +232,25 @@ fn legend_rows(p: &Puzzle, width: f64) -> usize {
     p.motifs.len().div_ceil(legend_columns(width))
 }
 
+/// The motifs in the legend's order: by number where every name is one
+/// (the community's colours: 0, the frame, first), else as the file
+/// names them.
+fn legend_order(p: &Puzzle) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..p.motifs.len()).collect();
+    let numbers: Option<Vec<u64>> = p.motifs.iter().map(|m| m.parse().ok()).collect();
+    if let Some(n) = numbers {
+        order.sort_by_key(|&k| n[k]);
+    }
+    order
+}
+
 fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64, width: f64) {
     let rows = legend_rows(p, width).max(1);
-    for (k, name) in p.motifs.iter().enumerate() {
+    for (at, k) in legend_order(p).into_iter().enumerate() {
+        let name = &p.motifs[k];
         let (fill, dashed) = style.colours[k];
-        let x = MARGIN + (k / rows) as f64 * LEGEND_COLUMN;
-        let y = top + (k % rows) as f64 * LEGEND_ROW;
+        let x = MARGIN + (at / rows) as f64 * LEGEND_COLUMN;
+        let y = top + (at % rows) as f64 * LEGEND_ROW;
         let _ = writeln!(
             out,
             r##"  <rect x="{x:.1}" y="{y:.1}" width="14" height="14" fill="{fill}" stroke="#333"{}/>"##,
@@ -536,6 +549,21 @@ mod tests {
         // Unframed boards keep heads, tails and bars.
         let seed = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
         assert!(!Style::new(&seed).triangles);
+    }
+
+    #[test]
+    fn the_legend_lists_numbered_colours_by_number_and_names_as_written() {
+        let numbered = Puzzle::load(Path::new("puzzles/eternity2/clue2.txt")).unwrap();
+        let names: Vec<&str> = legend_order(&numbered)
+            .into_iter()
+            .map(|k| numbered.motifs[k].as_str())
+            .collect();
+        assert_eq!(names, ["0", "1", "2", "3", "4", "6", "7", "8", "9"]);
+        let named = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
+        assert_eq!(
+            legend_order(&named),
+            (0..named.motifs.len()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
