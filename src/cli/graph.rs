@@ -18,7 +18,7 @@ pub struct GraphArgs {
 }
 
 pub(super) fn run(args: &GraphArgs, stop: StopToken) -> Result<u8, CliError> {
-    let puzzle = Puzzle::load(&args.puzzle)?;
+    let puzzle = super::load_plain(&args.puzzle)?;
     let ext = output_kind(&args.output, &["svg", "png", "dot"])?;
     let g = crate::graph::RecordingGraph::of(&puzzle);
     let highlight = match args.solution {

@@ -404,10 +404,7 @@ pub struct HintArgs {
 /// Load a puzzle (YAML, puzzle folder or piece file) and fix the pieces
 /// `--hint` names.
 pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
-    let puzzle = Puzzle::load(path)?;
-    if let Ok(file) = crate::puzzle::resolve(path) {
-        reads(&file);
-    }
+    let puzzle = load_plain(path)?;
     if hints.hints.is_empty() {
         return Ok(puzzle);
     }
@@ -423,6 +420,15 @@ pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
         fixed.extend(h);
     }
     Ok(puzzle.with_hints(&fixed)?)
+}
+
+/// Load a puzzle as its file says, noting the file as an input ([`reads`]).
+fn load_plain(path: &Path) -> Result<Puzzle, CliError> {
+    let puzzle = Puzzle::load(path)?;
+    if let Ok(file) = crate::puzzle::resolve(path) {
+        reads(&file);
+    }
+    Ok(puzzle)
 }
 
 /// Load every puzzle first, so bad input fails before any solving.
