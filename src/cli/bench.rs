@@ -78,6 +78,14 @@ impl BenchFiles {
     pub(super) fn any(&self) -> bool {
         self.csv.is_some() || self.json.is_some() || self.plot.is_some()
     }
+
+    /// What writing them would refuse ([`writable`]), before the runs.
+    pub(super) fn writable(&self) -> Result<(), CliError> {
+        for path in self.csv.iter().chain(&self.json).chain(&self.plot) {
+            writable(path)?;
+        }
+        Ok(())
+    }
 }
 
 /// Write a finished bench's files and return its text (the same for one
@@ -200,6 +208,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             "nothing to bench: give puzzles or --generate SIZE,MOTIFS,COUNT,SEED".into(),
         ));
     }
+    args.files.writable()?;
     let mut kinds: Vec<SolverKind> = Vec::new();
     for k in &args.solvers {
         if !kinds.contains(k) {

@@ -62,6 +62,9 @@ pub(super) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         output_kind(svg, &["svg"])?;
     }
+    for path in args.svg.iter().chain(&args.et2) {
+        writable(path)?;
+    }
     let start = match &args.checkpoint {
         Some(path) => {
             best::checkpoint::load(path, &puzzle).map_err(|e| CliError::Usage(e.to_string()))?

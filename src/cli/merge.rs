@@ -20,6 +20,7 @@ pub(super) fn run(args: &MergeArgs) -> Result<u8, CliError> {
     for f in &args.files {
         super::reads(f);
     }
+    args.outputs.writable()?;
     let merged = merge::merge(&args.files)?;
     if !matches!(merged, Merged::Bench(_)) && args.outputs.any() {
         return Err(CliError::Usage(

@@ -529,6 +529,16 @@ pub(crate) fn reads(path: &Path) {
 /// so a failure never leaves a half-written file; never over a directory or
 /// one of the command's own inputs ([`reads`]).
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    writable(path)?;
+    crate::files::write_whole(path, bytes).map_err(|e| CliError::Output {
+        path: path.to_path_buf(),
+        message: format!("cannot write: {e}"),
+    })
+}
+
+/// What [`write_file`] refuses, checked before the work that ends with
+/// the write (a bench's or a best run's output files).
+pub(crate) fn writable(path: &Path) -> Result<(), CliError> {
     let err = |message: String| CliError::Output {
         path: path.to_path_buf(),
         message,
@@ -546,5 +556,5 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     if path.file_name().is_none() {
         return Err(err("not a file name".into()));
     }
-    crate::files::write_whole(path, bytes).map_err(|e| err(format!("cannot write: {e}")))
+    Ok(())
 }

@@ -184,10 +184,11 @@ fn no_output_replaces_one_of_the_commands_inputs() {
     std::fs::create_dir_all(folder.join("input")).unwrap();
     let inner = folder.join("input").join("tile_dict.yaml");
     std::fs::copy(&original, &inner).unwrap();
-    let runs: [Vec<&str>; 4] = [
+    let runs: [Vec<&str>; 5] = [
         vec!["solve", p, "--solver", "backtrack", "--dump-model", p],
         vec!["bench", p, "--solvers", "backtrack", "--csv", p],
         vec!["bench", p, "--solvers", "backtrack", "--json", p],
+        vec!["best", p, "--time-limit", "5", "--et2", p],
         vec![
             "solve",
             folder.to_str().unwrap(),
@@ -201,7 +202,9 @@ fn no_output_replaces_one_of_the_commands_inputs() {
             .assert()
             .code(2)
             .stderr(predicate::str::contains("is an input of this command"))
-            .stderr(predicate::str::contains("panicked").not());
+            .stderr(predicate::str::contains("panicked").not())
+            // Refused before any solving: no report, no rows.
+            .stdout(predicate::str::is_empty());
         assert_eq!(std::fs::read(&yaml).unwrap(), before, "{args:?}");
         assert_eq!(std::fs::read(&inner).unwrap(), before, "{args:?}");
     }
