@@ -187,15 +187,13 @@ fn the_tree_estimate_brackets_the_full_tree_count() {
 /// estimate (its mean and error would both be 0, whatever the count).
 #[test]
 fn no_full_board_reached_gives_no_solution_estimate() {
-    let out = cmd()
-        .args(["probe", e2("8x8-b.txt").to_str().unwrap()])
-        .args(["--order", "row", "--estimate", "500"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = common::stdout_ok(
+        &cmd()
+            .args(["probe", e2("8x8-b.txt").to_str().unwrap()])
+            .args(["--order", "row", "--estimate", "500"])
+            .output()
+            .unwrap(),
+    );
     assert!(
         text.contains("labelled solutions: no estimate (no probe reached a full board)"),
         "{text}"
