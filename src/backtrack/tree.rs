@@ -83,6 +83,16 @@ pub struct TreeEstimate {
     pub time_s: f64,
 }
 
+impl TreeEstimate {
+    /// The estimate of the labelled solutions, or none when no probe
+    /// reached a full board: the mean and its error are then both 0
+    /// whatever the count is, and say only that full boards are too rare
+    /// for this many probes.
+    pub fn solutions_estimate(&self) -> Option<Mean> {
+        (self.complete_probes > 0).then_some(self.solutions)
+    }
+}
+
 /// `probes` random probes of the full search tree of `puzzle` in `order`,
 /// seeded with `seed` (the same seed gives the same estimate), within the
 /// time limit and stop token of `options`.
@@ -225,6 +235,7 @@ mod tests {
                     e.solutions
                 );
                 assert!(e.complete_probes > 0 && e.deepest == p.cells());
+                assert_eq!(e.solutions_estimate(), Some(e.solutions));
                 // The same seed, the same estimate.
                 let again = estimate_tree(&p, order, 20_000, 1, &SolveOptions::default()).unwrap();
                 assert_eq!((again.nodes, again.solutions), (e.nodes, e.solutions));
@@ -251,5 +262,19 @@ mod tests {
         };
         let e = estimate_tree(&p, Order::Row, 1_000, 1, &opts).unwrap();
         assert_eq!((e.probes, e.stopped), (0, Some(StopReason::Interrupted)));
+        assert_eq!(e.solutions_estimate(), None);
+    }
+
+    #[test]
+    fn no_full_board_gives_no_solution_estimate() {
+        // Every edge shows a+, which only a- matches: no tile fits beside
+        // the first, so every probe dies at depth 1.
+        let text = (1..=4)
+            .map(|id| format!("{id}: [[a, '+'], [a, '+'], [a, '+'], [a, '+']]\n"))
+            .collect::<String>();
+        let p = Puzzle::parse(&text, std::path::Path::new("t.yaml"), "t".into()).unwrap();
+        let e = estimate_tree(&p, Order::Row, 50, 1, &SolveOptions::default()).unwrap();
+        assert_eq!((e.probes, e.complete_probes, e.deepest), (50, 0, 1));
+        assert_eq!(e.solutions_estimate(), None);
     }
 }

@@ -197,12 +197,11 @@ fn estimate(
                     None => String::new(),
                 }
             );
-            let solutions = match e.complete_probes {
-                // The mean and its error are both 0 then, whatever the count.
-                0 => "no estimate (no probe reached a full board)".to_string(),
-                n => format!(
-                    "{:.3e} (standard error {:.2e}; {n} probes reached a full board)",
-                    e.solutions.mean, e.solutions.std_error
+            let solutions = match e.solutions_estimate() {
+                None => "no estimate (no probe reached a full board)".to_string(),
+                Some(m) => format!(
+                    "{:.3e} (standard error {:.2e}; {} probes reached a full board)",
+                    m.mean, m.std_error, e.complete_probes
                 ),
             };
             out.push_str(&format!(
