@@ -5,7 +5,7 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle directories or YAML files.
+    /// Puzzle directories, YAML files or piece files.
     pub puzzles: Vec<PathBuf>,
     #[command(flatten)]
     pub hints: HintArgs,

@@ -16,7 +16,7 @@ pub enum BestFormat {
 
 #[derive(Debug, Args)]
 pub struct BestArgs {
-    /// A puzzle directory, YAML file or piece file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,

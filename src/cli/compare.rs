@@ -5,7 +5,7 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// Puzzle directories or YAML files.
+    /// Puzzle directories, YAML files or piece files.
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
     #[command(flatten)]

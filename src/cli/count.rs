@@ -6,7 +6,7 @@ use crate::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,

@@ -5,7 +5,7 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// A puzzle directory or YAML file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     /// Output file: .svg, .png or .dot.
     #[arg(short = 'o', long = "output", value_name = "OUT.svg|OUT.png|OUT.dot")]

@@ -13,7 +13,7 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// A puzzle directory, YAML file or piece file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,

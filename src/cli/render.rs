@@ -4,7 +4,7 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// A puzzle directory or YAML file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,

@@ -22,7 +22,7 @@ pub enum Format {
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// A puzzle directory (with input/tile_dict.yaml) or a YAML file.
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,
