@@ -125,10 +125,20 @@ pub enum VerifyError {
 }
 
 impl Solution {
-    /// A square board with all four turns from row-major placements; the
-    /// length must be a square.
+    /// A square board with all four turns from row-major placements (a
+    /// Scramble Squares board; a puzzle's own board, which may be a
+    /// rectangle or have fewer turns, is [`Solution::shaped`] with
+    /// `puzzle.shape()`).
+    ///
+    /// # Panics
+    /// If the length is not a square: a board of the wrong shape would turn
+    /// into boards that are not the puzzle's (in release builds too).
     pub fn new(cells: Vec<Placement>) -> Solution {
-        debug_assert_eq!(cells.len().isqrt().pow(2), cells.len());
+        assert_eq!(
+            cells.len().isqrt().pow(2),
+            cells.len(),
+            "Solution::new needs a square board; use Solution::shaped"
+        );
         Solution {
             shape: Shape::square(cells.len().isqrt()),
             cells,
@@ -414,6 +424,15 @@ mod tests {
 
     fn board(v: &[(i64, u8)]) -> Solution {
         Solution::new(v.iter().map(|&p| p.into()).collect())
+    }
+
+    #[test]
+    #[should_panic(expected = "Solution::new needs a square board")]
+    fn a_square_board_is_not_made_of_a_rectangle() {
+        // 6 cells: as a "square" of side 2 its turns would be 4-cell boards
+        // that are not the puzzle's (CP-SAT's first solutions on clue2 did
+        // this until session 44).
+        board(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]);
     }
 
     #[test]

@@ -147,7 +147,9 @@ pub(crate) fn first(
                 stats,
             });
         };
-        let found = Solution::new(cells);
+        // The puzzle's own shape: a rectangle turns by half turns only, and
+        // a board with fixed pieces or unturned tiles not at all.
+        let found = Solution::shaped(cells, puzzle.shape());
         // Every turn of a solution is one; the model may admit any of them
         // unless it keeps one board per class, so all are forbidden (one
         // board per picture: the others show other pictures).

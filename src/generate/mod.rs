@@ -173,7 +173,8 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
         hints: Vec::new(),
         turning: Default::default(),
     };
-    (puzzle, Solution::new(cells))
+    let solution = Solution::shaped(cells, puzzle.shape());
+    (puzzle, solution)
 }
 
 /// A solved board (edges per cell, board directions) as tiles: cell k gets

@@ -301,7 +301,10 @@ impl Node for DocSeed<'_> {
                             fail(
                                 self.problem,
                                 Problem::Rule {
-                                    message: format!("{name}: a board needs at least one {name}"),
+                                    message: format!(
+                                        "{name}: a board needs at least one {}",
+                                        if name == "rows" { "row" } else { "column" }
+                                    ),
                                 },
                             )
                         } else {

@@ -128,6 +128,16 @@ fn bad_family_input_names_file_and_line() {
             "turns: sideways\n1: [[a, '='], [a, '='], [a, '='], [a, '=']]\n",
             "g.yaml:1",
         ),
+        (
+            "h.yaml",
+            "cols: 0\n1: [[a, '='], [a, '='], [a, '='], [a, '=']]\n",
+            "h.yaml:1: cols: a board needs at least one column",
+        ),
+        (
+            "i.yaml",
+            "frame: b\n1: [[a, '='], [a, '='], [a, '='], [a, '=']]\n",
+            "i.yaml:1: frame: no tile has the motif \"b\"",
+        ),
     ];
     for (name, text, want) in cases {
         let f = dir.path().join(name);
