@@ -89,6 +89,24 @@ def test_every_corpus_count_matches_expected_tsv():
         assert c.counts == {"raw": raw, "classes": classes, "pictures": pictures}, name
 
 
+def test_an_estimate_says_what_it_knows():
+    # Full boards of the-ant-trails-puzzle are common enough for probes.
+    c = scramble.load(CORPUS / "the-ant-trails-puzzle.yaml").count(
+        method="estimate", probes=100000
+    )
+    assert c.counts is None and c.exit_code == 1
+    lo, hi = c.estimate["classes"]["interval_95"]
+    assert 0 <= lo < c.estimate["classes"]["mean"] < hi
+    assert "no exact count; estimated classes" in repr(c)
+    # clue2's are far too rare for a thousand: no estimate, and it says so.
+    c = scramble.load(E2 / "clue2.txt").count(method="estimate", probes=1000)
+    assert c.estimate["classes"]["interval_95"] is None
+    assert "no estimate: none of 1000 probes reached a full board" in repr(c)
+    # An exact count has no estimate.
+    c = scramble.load(SEED).count()
+    assert c.estimate is None and "'classes': 1" in repr(c)
+
+
 def test_solvers_agree_on_some_corpus_puzzles():
     for name, raw, classes, pictures in expected()[:12]:
         p = scramble.load(CORPUS / name)

@@ -13,8 +13,11 @@ use crate::generate::Rng;
 
 use super::dp::Programme;
 
-/// An estimate of a count, from independent probes.
+/// An estimate of a count, from independent probes. Written with its 95%
+/// interval (`interval_95`, null where no probe reached a full board), so
+/// a reader of the JSON need not decide that again; read back without it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Shown")]
 pub struct Estimate {
     pub mean: f64,
     /// The standard error of the mean.
@@ -22,6 +25,28 @@ pub struct Estimate {
     pub probes: u64,
     /// Probes that reached a full board.
     pub complete_probes: u64,
+}
+
+/// How an [`Estimate`] is written.
+#[derive(Serialize)]
+struct Shown {
+    mean: f64,
+    std_error: f64,
+    probes: u64,
+    complete_probes: u64,
+    interval_95: Option<[f64; 2]>,
+}
+
+impl From<Estimate> for Shown {
+    fn from(e: Estimate) -> Shown {
+        Shown {
+            mean: e.mean,
+            std_error: e.std_error,
+            probes: e.probes,
+            complete_probes: e.complete_probes,
+            interval_95: e.interval().map(|(lo, hi)| [lo, hi]),
+        }
+    }
 }
 
 impl Estimate {
@@ -151,6 +176,10 @@ mod tests {
             complete_probes: 0,
         };
         assert_eq!(e.interval(), None);
+        // The JSON says so, and reads back.
+        let json = serde_json::to_value(e).unwrap();
+        assert_eq!(json["interval_95"], serde_json::Value::Null);
+        assert_eq!(serde_json::from_value::<Estimate>(json).unwrap(), e);
         let e = Estimate {
             mean: 10.0,
             std_error: 2.0,
@@ -159,6 +188,9 @@ mod tests {
         };
         let (lo, hi) = e.interval().unwrap();
         assert!((lo - 6.08).abs() < 1e-9 && (hi - 13.92).abs() < 1e-9);
+        let json = serde_json::to_value(e).unwrap();
+        assert_eq!(json["interval_95"], serde_json::json!([lo, hi]));
+        assert_eq!(serde_json::from_value::<Estimate>(json).unwrap(), e);
     }
 
     #[test]

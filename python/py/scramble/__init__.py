@@ -213,7 +213,7 @@ class Result:
 
 class CountResult:
     """What ``scramble count --format json`` reports; ``counts`` is None when
-    no exact method finished (then see ``data['estimate']``)."""
+    no exact method finished (then see ``estimate``)."""
 
     def __init__(self, data: Dict[str, Any], exit_code: int):
         self.data = data
@@ -227,8 +227,35 @@ class CountResult:
     def methods(self) -> List[Dict[str, Any]]:
         return self.data["methods"]
 
+    @property
+    def estimate(self) -> Optional[Dict[str, Dict[str, Any]]]:
+        """Knuth's estimate, if ``method="estimate"`` ran: per count
+        (``raw``, ``classes``, ``pictures``) its ``mean``, ``std_error``,
+        ``probes``, ``complete_probes`` and ``interval_95`` (``[low, high]``,
+        or None where no probe reached a full board: no estimate then)."""
+        for m in self.methods:
+            if m.get("estimate") is not None:
+                return m["estimate"]
+        return None
+
     def __repr__(self) -> str:
-        return f"<scramble.CountResult {self.data['puzzle']}: {self.counts}>"
+        name = self.data["puzzle"]
+        if self.counts is not None:
+            return f"<scramble.CountResult {name}: {self.counts}>"
+        e = self.estimate
+        if e is None:
+            return f"<scramble.CountResult {name}: no exact count>"
+        c = e["classes"]
+        if c["interval_95"] is None:
+            return (
+                f"<scramble.CountResult {name}: no exact count; no estimate: none of "
+                f"{c['probes']} probes reached a full board>"
+            )
+        lo, hi = c["interval_95"]
+        return (
+            f"<scramble.CountResult {name}: no exact count; estimated classes "
+            f"{c['mean']:.3e} (95% interval {lo:.3e} to {hi:.3e})>"
+        )
 
 
 class CpModelOf:
