@@ -37,7 +37,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
 <tr><th>solver</th><td>{solver} {version} (model {model}, symmetry {symmetry})</td></tr>
 <tr><th>search</th><td>{complete}</td></tr>
 <tr><th>raw solutions</th><td>{raw}</td></tr>
-<tr><th>classes (up to board turns)</th><td>{classes}</td></tr>
+<tr><th>classes ({under})</th><td>{classes}</td></tr>
 <tr><th>pictures</th><td>{pics}</td></tr>
 <tr><th>shown</th><td>{shown}</td></tr>
 </table>
@@ -47,6 +47,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
 "#,
         path = escape(r.path),
         board = escape(&p.describe_board()),
+        under = super::classes_under(p.shape().group),
         tiles = p.len(),
         solver = escape(&res.solver),
         version = escape(&res.solver_version),

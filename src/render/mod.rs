@@ -17,8 +17,19 @@ pub mod table;
 pub mod text;
 mod triangles;
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Group, Puzzle};
 use crate::solve::SolveResult;
+
+/// What a class is on a board of this group, for the reports' "classes"
+/// line: a rectangle has only the half turn, and a board with a fixed
+/// piece or unturned tiles none (each solution is its own class).
+pub(crate) fn classes_under(group: Group) -> &'static str {
+    match group {
+        Group::Quarter => "up to board turns",
+        Group::Half => "up to the half turn",
+        Group::Identity => "no board turn keeps the rules",
+    }
+}
 
 /// Okabe and Ito's colour-blind-safe palette: orange, sky blue, bluish
 /// green, yellow, blue, vermillion, reddish purple, black.

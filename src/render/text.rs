@@ -28,8 +28,10 @@ pub fn render(r: &Report<'_>) -> String {
     let _ = writeln!(out, "canonical solutions: {}", c.under(res.equivalence));
     let _ = writeln!(
         out,
-        "classes: {} (up to board turns), pictures: {}",
-        c.classes, c.pictures
+        "classes: {} ({}), pictures: {}",
+        c.classes,
+        super::classes_under(r.puzzle.shape().group),
+        c.pictures
     );
     let _ = writeln!(out, "search: {}", r.completeness());
     let _ = write!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());

@@ -52,6 +52,31 @@ fn clue1_is_solved_by_the_backtracker_verified_and_written_as_et2() {
     common::draws(&e2("clue1.txt"), &board, &dir.path().join("b.svg"));
 }
 
+/// The text report says what a class is on each board: four turns on a
+/// square, the half turn on a rectangle, none with a fixed piece.
+#[test]
+fn the_text_report_names_the_boards_own_turns() {
+    for (file, hint, says) in [
+        ("clue1.txt", None, "(up to board turns)"),
+        ("clue2.txt", None, "(up to the half turn)"),
+        (
+            "clue1.txt",
+            Some("14@1,1/3"),
+            "(no board turn keeps the rules)",
+        ),
+    ] {
+        let mut c = cmd();
+        c.args(["solve", "--solver", "backtrack", "--limit", "1"]);
+        if let Some(h) = hint {
+            c.args(["--hint", h]);
+        }
+        c.arg(e2(file))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!("classes: 1 {says}")));
+    }
+}
+
 #[test]
 fn clue2_is_solved_by_cp_sat() {
     if !common::has_cpsat() {
