@@ -32,7 +32,7 @@ pub(crate) enum DpError {
     /// The state does not fit the 128-bit key.
     #[error(
         "the dynamic programme's state needs {bits} bits, more than 128 ({kinds} tile kinds, \
-         {labels} edge labels, {slots} open edges); count by enumeration instead"
+         {labels} edge labels, {slots} open edges)"
     )]
     TooWide {
         bits: u32,

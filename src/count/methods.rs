@@ -53,6 +53,7 @@ pub(super) fn run_method(
                 r.message = Some(match &e {
                     _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
                     _ if stopped => format!("time limit reached ({e})"),
+                    _ if e.too_wide() => format!("{e}; count by enumeration instead"),
                     _ => e.to_string(),
                 });
             }
@@ -78,6 +79,14 @@ pub(super) fn run_method(
                     ));
                 }
                 r.estimate = Some(e);
+            }
+            // The estimate walks the programme's tree, so it needs its
+            // state too; the backtracker's tree has none.
+            Err(e) if e.too_wide() => {
+                r.message = Some(format!(
+                    "{e}; `scramble probe PUZZLE --estimate N` estimates the backtracking \
+                     tree instead (its labelled full boards, every board turn searched)"
+                ))
             }
             Err(e) => r.message = Some(e.to_string()),
         },
@@ -246,6 +255,20 @@ enum CountError {
     TooManyLabellings,
     #[error("Burnside's sum {0} is not a multiple of 4: a bug in the programme")]
     NotDivisible(u128),
+}
+
+impl CountError {
+    /// The programme's state does not fit its key: no programme at all.
+    fn too_wide(&self) -> bool {
+        matches!(
+            self,
+            CountError::Dp(DpError::TooWide { .. })
+                | CountError::Partial {
+                    error: DpError::TooWide { .. },
+                    ..
+                }
+        )
+    }
 }
 
 /// The three counts from the pictures and the pictures each turn fixes.

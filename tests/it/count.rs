@@ -209,6 +209,23 @@ fn cli_estimate_where_no_probe_reaches_a_full_board_gives_no_interval() {
 }
 
 #[test]
+fn a_board_too_wide_for_the_programme_says_what_to_run_instead() {
+    // meta-16x16: 256 kinds, no programme state fits 128 bits.
+    for (method, advice) in [
+        ("dp", "count by enumeration instead"),
+        ("estimate", "`scramble probe PUZZLE --estimate N` estimates the backtracking tree"),
+    ] {
+        cmd()
+            .args(["count", "--method", method])
+            .arg(common::e2("meta-16x16.txt"))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("more than 128"))
+            .stdout(predicate::str::contains(advice));
+    }
+}
+
+#[test]
 fn cli_estimate_alone_is_seeded() {
     let run = |seed: &str| {
         let out = cmd()
