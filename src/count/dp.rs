@@ -134,7 +134,7 @@ impl Programme {
         let shape = puzzle.shape();
         let cells = rows * cols;
         // Quarter turns only on square boards (the callers follow the group).
-        debug_assert!(turns.is_multiple_of(2) || rows == cols);
+        assert!(turns.is_multiple_of(2) || rows == cols);
         // Edge labels and which pairs fit.
         let mut edges: Vec<Edge> = puzzle.tiles.iter().flat_map(|t| t.edges).collect();
         edges.sort();

@@ -144,7 +144,7 @@ pub fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError>
         .map_err(|e| io(&parent, "create a temporary folder in", e))?;
     let mut names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     for f in files {
-        debug_assert!(plain(&f.name));
+        assert!(plain(&f.name), "an output file name with a path in it");
         let path = tmp.path().join(&f.name);
         std::fs::write(&path, &f.bytes).map_err(|e| io(&dir.join(&f.name), "write", e))?;
     }

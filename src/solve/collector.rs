@@ -195,7 +195,7 @@ impl<'p> Collector<'p> {
         limit: Option<usize>,
         exact: bool,
     ) -> Instant {
-        debug_assert_eq!(self.reported, 0, "set up before the first report");
+        assert_eq!(self.reported, 0, "set up before the first report");
         let rotation = equivalence == Equivalence::Rotation;
         let (raw, classes, pictures) = match keep {
             Keep::All => (true, true, true),

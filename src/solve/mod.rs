@@ -432,7 +432,7 @@ pub(crate) fn run_with(
     let (raw, classes, pictures) = collector.into_lists();
     if options.keep == Keep::All {
         // The counts multiply out what the lists hold one by one.
-        debug_assert_eq!(
+        assert_eq!(
             (counts.raw, counts.classes, counts.pictures),
             (
                 raw.len() as u128,
