@@ -213,7 +213,10 @@ fn a_board_too_wide_for_the_programme_says_what_to_run_instead() {
     // meta-16x16: 256 kinds, no programme state fits 128 bits.
     for (method, advice) in [
         ("dp", "count by enumeration instead"),
-        ("estimate", "`scramble probe PUZZLE --estimate N` estimates the backtracking tree"),
+        (
+            "estimate",
+            "`scramble probe PUZZLE --estimate N` estimates the backtracking tree",
+        ),
     ] {
         cmd()
             .args(["count", "--method", method])
