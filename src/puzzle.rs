@@ -131,7 +131,7 @@ pub enum PuzzleError {
         source: std::io::Error,
     },
     #[error(
-        "{path}: not a puzzle: expected a YAML file or a directory holding input/tile_dict.yaml"
+        "{path}: not a puzzle: a puzzle directory holds input/tile_dict.yaml (or tile_dict.yaml)"
     )]
     NotAPuzzle { path: PathBuf },
     #[error("{path}: invalid YAML: {message}")]
@@ -443,13 +443,17 @@ impl KeyLines {
     }
 }
 
-/// The YAML file behind a puzzle path (the file itself, or
-/// `DIR/input/tile_dict.yaml`).
+/// The YAML file behind a puzzle path (the file itself,
+/// `DIR/input/tile_dict.yaml`, or `DIR/tile_dict.yaml` when DIR is that
+/// `input` folder itself).
 pub(crate) fn resolve(path: &Path) -> Result<PathBuf, PuzzleError> {
     if path.is_dir() {
-        let file = path.join("input").join("tile_dict.yaml");
-        if file.is_file() {
-            Ok(file)
+        let nested = path.join("input").join("tile_dict.yaml");
+        let direct = path.join("tile_dict.yaml");
+        if nested.is_file() {
+            Ok(nested)
+        } else if direct.is_file() {
+            Ok(direct)
         } else {
             Err(PuzzleError::NotAPuzzle {
                 path: path.to_path_buf(),
@@ -467,7 +471,16 @@ pub(crate) fn resolve(path: &Path) -> Result<PathBuf, PuzzleError> {
 
 fn name_of(path: &Path) -> String {
     let p = if path.is_dir() {
-        path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+        let dir = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        // `DIR/input` names the puzzle DIR, as DIR itself does.
+        match dir.parent() {
+            Some(up)
+                if dir.file_name() == Some("input".as_ref()) && !path.join("input").is_dir() =>
+            {
+                up.to_path_buf()
+            }
+            _ => dir,
+        }
     } else {
         path.with_extension("")
     };
@@ -491,6 +504,22 @@ mod tests {
     }
 
     const ONE: &str = "1: [[a, '+'], [b, '-'], [a, '='], [c, '+']]\n";
+
+    #[test]
+    fn a_puzzle_directory_or_its_input_folder_load_the_same_puzzle_by_its_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("toy");
+        std::fs::create_dir_all(dir.join("input")).unwrap();
+        std::fs::write(dir.join("input").join("tile_dict.yaml"), ONE).unwrap();
+        let whole = Puzzle::load(&dir).unwrap();
+        let input = Puzzle::load(&dir.join("input")).unwrap();
+        assert_eq!((whole.name.as_str(), input.name.as_str()), ("toy", "toy"));
+        assert_eq!(whole.tiles, input.tiles);
+        let empty = tmp.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let e = Puzzle::load(&empty).unwrap_err().to_string();
+        assert!(e.contains("empty") && e.contains("tile_dict.yaml"), "{e}");
+    }
 
     #[test]
     fn parses_a_single_tile() {
