@@ -75,7 +75,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Enumerate every solution of a puzzle with OR-Tools CP-SAT.
+    /// Enumerate every solution of a puzzle with OR-Tools CP-SAT (or the
+    /// backtracker, --solver backtrack), or the first N (--limit N).
     Solve(SolveArgs),
     /// Run every symmetry-breaking formulation on puzzles and check that each
     /// keeps exactly one solution per class (exit 1 if a documented-exact one
