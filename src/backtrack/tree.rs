@@ -32,6 +32,14 @@ pub struct Mean {
     pub std_error: f64,
 }
 
+impl Mean {
+    /// The 95% confidence interval (normal approximation), clipped at 0.
+    pub fn interval_95(&self) -> (f64, f64) {
+        let h = 1.96 * self.std_error;
+        ((self.mean - h).max(0.0), self.mean + h)
+    }
+}
+
 /// Sums of a sample, for its mean and standard error.
 #[derive(Clone, Copy, Debug, Default)]
 struct Sums {

@@ -165,6 +165,7 @@ fn estimate(
 ) -> Result<u8, CliError> {
     let e = backtrack::estimate_tree(puzzle, order, probes, args.seed, options)?;
     let end = e.stopped.map_or("complete", stop_name);
+    let sols = e.solutions_estimate();
     let text = match args.format {
         ProbeFormat::Json => json_line(
             args,
@@ -176,8 +177,14 @@ fn estimate(
                 "end": end,
                 "nodes": e.nodes.mean,
                 "nodes_std_error": e.nodes.std_error,
-                "solutions": e.solutions.mean,
-                "solutions_std_error": e.solutions.std_error,
+                // None where no probe reached a full board (see
+                // `solutions_estimate`): null, not a count of 0.
+                "solutions": sols.map(|m| m.mean),
+                "solutions_std_error": sols.map(|m| m.std_error),
+                "solutions_interval_95": sols.map(|m| {
+                    let (lo, hi) = m.interval_95();
+                    [lo, hi]
+                }),
                 "complete_probes": e.complete_probes,
                 "deepest": e.deepest,
                 "time_s": e.time_s,
@@ -197,7 +204,7 @@ fn estimate(
                     None => String::new(),
                 }
             );
-            let solutions = match e.solutions_estimate() {
+            let solutions = match sols {
                 None => "no estimate (no probe reached a full board)".to_string(),
                 Some(m) => format!(
                     "{:.3e} (standard error {:.2e}; {} probes reached a full board)",

@@ -55,11 +55,11 @@ impl Estimate {
     /// then both 0 whatever the count is, and say only that full boards are
     /// too rare for this many probes.
     pub(crate) fn interval(&self) -> Option<(f64, f64)> {
-        if self.complete_probes == 0 {
-            return None;
-        }
-        let h = 1.96 * self.std_error;
-        Some(((self.mean - h).max(0.0), self.mean + h))
+        let m = crate::backtrack::Mean {
+            mean: self.mean,
+            std_error: self.std_error,
+        };
+        (self.complete_probes > 0).then(|| m.interval_95())
     }
 
     /// `a * self` (a >= 0).

@@ -168,6 +168,12 @@ fn the_tree_estimate_brackets_the_full_tree_count() {
         est["solutions_std_error"].as_f64().unwrap(),
     );
     assert!((mean - sols).abs() <= 5.0 * se, "{mean} ± {se} vs {sols}");
+    let lo = est["solutions_interval_95"][0].as_f64().unwrap();
+    let hi = est["solutions_interval_95"][1].as_f64().unwrap();
+    assert!(
+        lo <= mean && mean <= hi && lo >= 0.0,
+        "[{lo}, {hi}] around {mean}"
+    );
     // Usage errors: --depth with --estimate; --seed alone.
     cmd()
         .args(["probe", s, "--depth", "3", "--estimate", "10"])
@@ -199,4 +205,14 @@ fn no_full_board_reached_gives_no_solution_estimate() {
         "{text}"
     );
     assert!(text.contains("nodes: "), "{text}");
+    // The JSON says the same with nulls, not a count of 0.
+    let f = e2("8x8-b.txt");
+    let v = probe(
+        &[f.to_str().unwrap(), "--order", "row", "--estimate", "500"],
+        0,
+    );
+    assert_eq!(v["complete_probes"], 0);
+    for key in ["solutions", "solutions_std_error", "solutions_interval_95"] {
+        assert!(v[key].is_null(), "{key}: {v}");
+    }
 }
