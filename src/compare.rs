@@ -1,18 +1,59 @@
 //! `scramble compare`: the same puzzles with every solver, the canonical
 //! solution sets checked to be identical (Pumpkin's differential testing, as
-//! a command).
+//! a command), and a verdict per puzzle that says what was compared.
+
+use serde::Serialize;
 
 use crate::puzzle::Puzzle;
 use crate::report::{Disagreement, Run, disagreement};
 use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
 
-/// Run every solver on one puzzle; rows and any disagreement.
+/// What one puzzle's runs say together. Only finished runs are compared
+/// (a stopped run's sets are partial), each with the first finished one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "verdict")]
+pub enum Verdict {
+    /// Every run finished, all with the same canonical set and raw count.
+    Agree { runs: usize, classes: u128 },
+    /// Two finished runs differ: the puzzle's [`Disagreement`] says how.
+    Disagree,
+    /// Some runs did not finish (time limit, `--limit`, Ctrl-C), so their
+    /// sets were not compared; the `compared` runs that finished agree.
+    Unfinished {
+        compared: usize,
+        unfinished: Vec<String>,
+    },
+}
+
+/// Whether all puzzles' runs agree: `Some(true)` when every run finished
+/// and none differ, `Some(false)` on a disagreement, `None` when some runs
+/// did not finish and the finished ones agree (not known).
+pub fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bool> {
+    let mut all_agree = true;
+    for v in verdicts {
+        match v {
+            Verdict::Disagree => return Some(false),
+            Verdict::Unfinished { .. } => all_agree = false,
+            Verdict::Agree { .. } => {}
+        }
+    }
+    all_agree.then_some(true)
+}
+
+/// One puzzle compared: its rows, verdict and disagreement, if any.
+pub struct Compared {
+    pub rows: Vec<Run>,
+    pub verdict: Verdict,
+    pub disagreement: Option<Disagreement>,
+}
+
+/// Run every solver on one puzzle and compare the finished runs.
 pub fn compare(
     solvers: &[&dyn Solver],
     puzzle: &Puzzle,
     label: &str,
     options: &SolveOptions,
-) -> Result<(Vec<Run>, Option<Disagreement>), SolveError> {
+) -> Result<Compared, SolveError> {
     // The canonical sets are compared, the counts checked: nothing else is
     // kept.
     let options = SolveOptions {
@@ -27,20 +68,108 @@ pub fn compare(
         .iter()
         .map(|r| Run::of(puzzle, label, 1, r))
         .collect();
-    let mut found = None;
-    let first = &results[0];
-    for other in &results[1..] {
-        if !(first.outcome.is_complete() && other.outcome.is_complete()) {
-            continue;
-        }
-        if let Some(message) = disagreement(first, other) {
-            found = Some(Disagreement {
-                puzzle: label.to_string(),
-                symmetry: None,
-                message,
-            });
-            break;
+    let (verdict, message) = judge(&results);
+    Ok(Compared {
+        rows,
+        verdict,
+        disagreement: message.map(|message| Disagreement {
+            puzzle: label.to_string(),
+            symmetry: None,
+            message,
+        }),
+    })
+}
+
+/// The verdict on one puzzle's results, and the first difference found.
+fn judge(results: &[SolveResult]) -> (Verdict, Option<String>) {
+    let finished: Vec<&SolveResult> = results.iter().filter(|r| r.outcome.is_complete()).collect();
+    if let Some((first, others)) = finished.split_first() {
+        for other in others {
+            if let Some(message) = disagreement(first, other) {
+                return (Verdict::Disagree, Some(message));
+            }
         }
     }
-    Ok((rows, found))
+    let unfinished: Vec<String> = results
+        .iter()
+        .filter(|r| !r.outcome.is_complete())
+        .map(|r| format!("{} {}", r.solver, r.model))
+        .collect();
+    let verdict = match finished.first() {
+        Some(first) if unfinished.is_empty() => Verdict::Agree {
+            runs: finished.len(),
+            classes: first.counts.under(first.equivalence),
+        },
+        _ => Verdict::Unfinished {
+            compared: finished.len(),
+            unfinished,
+        },
+    };
+    (verdict, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backtrack::Backtrack;
+    use crate::generate::{PlantOptions, Rng, plant};
+
+    fn puzzle() -> Puzzle {
+        let options = PlantOptions {
+            n: 3,
+            motifs: 4,
+            self_matching: false,
+        };
+        plant(&mut Rng::new(7), &options).0
+    }
+
+    #[test]
+    fn finished_runs_agree_and_a_stopped_one_is_named_not_compared() {
+        let p = puzzle();
+        let bt = Backtrack::default();
+        let all = SolveOptions::default();
+        let c = compare(&[&bt, &bt], &p, "p", &all).unwrap();
+        assert!(
+            matches!(c.verdict, Verdict::Agree { runs: 2, classes } if classes > 0),
+            "{:?}",
+            c.verdict
+        );
+        assert!(c.disagreement.is_none());
+        assert_eq!(overall([&c.verdict]), Some(true));
+        // One labelled solution, then stopped: not finished, not compared.
+        let (done, stopped) = (
+            solve::run(&bt, &p, &all).unwrap(),
+            solve::run(
+                &bt,
+                &p,
+                &SolveOptions {
+                    limit: Some(1),
+                    ..all.clone()
+                },
+            )
+            .unwrap(),
+        );
+        assert!(!stopped.outcome.is_complete());
+        let (v, m) = judge(&[done.clone(), stopped.clone()]);
+        assert_eq!(
+            v,
+            Verdict::Unfinished {
+                compared: 1,
+                unfinished: vec![format!("{} {}", stopped.solver, stopped.model)],
+            }
+        );
+        assert!(m.is_none());
+        assert_eq!(overall([&c.verdict, &v]), None);
+        // A finished run that differs from the first finished one is caught,
+        // whichever comes first.
+        let mut fewer = done.clone();
+        fewer.counts.raw -= 1;
+        for order in [[&stopped, &done, &fewer], [&fewer, &stopped, &done]] {
+            let rs: Vec<SolveResult> = order.into_iter().cloned().collect();
+            let (v, m) = judge(&rs);
+            assert_eq!(v, Verdict::Disagree);
+            assert_eq!(overall([&c.verdict, &v]), Some(false));
+            assert!(m.unwrap().contains("raw solutions"));
+        }
+    }
 }

@@ -44,6 +44,7 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let graph = crate::graph::GraphSolver;
     let mut rows = Vec::new();
+    let mut verdicts = Vec::new();
     let mut disagreements = Vec::new();
     for (label, puzzle) in &puzzles {
         if stop.is_stopped() {
@@ -55,15 +56,16 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         if crate::graph::unsupported(puzzle).is_none() {
             these.push(&graph);
         }
-        let (r, d) = crate::compare::compare(&these, puzzle, label, &options)?;
-        rows.extend(r);
-        disagreements.extend(d);
+        let c = crate::compare::compare(&these, puzzle, label, &options)?;
+        rows.extend(c.rows);
+        verdicts.push((label.clone(), c.verdict));
+        disagreements.extend(c.disagreement);
     }
     let text = match args.format {
         ReportFormat::Text | ReportFormat::Markdown => {
-            crate::render::compare::text(&rows, &disagreements)
+            crate::render::compare::text(&rows, &verdicts, &disagreements)
         }
-        ReportFormat::Json => crate::render::compare::json(&rows, &disagreements),
+        ReportFormat::Json => crate::render::compare::json(&rows, &verdicts, &disagreements),
         ReportFormat::Csv => crate::render::compare::csv(&rows),
     };
     print(&text)?;

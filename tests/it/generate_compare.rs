@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::{cmd, corpus, seed, stdout_ok};
+use common::{cmd, corpus, e2, seed, stdout_ok};
 use predicates::prelude::*;
 use scramble::puzzle::Puzzle;
 
@@ -167,8 +167,54 @@ fn compare_agrees_on_real_puzzles() {
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["agree"], true);
+    assert_eq!(v["verdicts"][0]["verdict"], "agree");
+    assert_eq!(v["verdicts"][0]["classes"], 28);
     assert_eq!(v["rows"][1]["model"], "spiral");
     assert_eq!(v["rows"][0]["canonical"], 28);
+}
+
+/// Runs that did not finish are not compared, and the report says so:
+/// a verdict line per puzzle, and JSON `agree` null (not known) rather
+/// than true.
+#[test]
+fn compare_says_which_runs_it_could_not_compare() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // clue1 has billions of solutions: neither run finishes in 0.5 s.
+    let (clue1, s) = (e2("clue1.txt"), seed());
+    let args = [clue1.to_str().unwrap(), s.to_str().unwrap()];
+    let out = cmd()
+        .arg("compare")
+        .args(args)
+        .args(["--time-limit", "0.5", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!(
+            "{}: not all compared: cp-sat edge, backtrack spiral did not finish (their sets are partial); no run finished",
+            args[0]
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}: agree: 2 runs, the same 1 class\n", args[1])),
+        "{text}"
+    );
+    let out = cmd()
+        .arg("compare")
+        .args(args)
+        .args(["--time-limit", "0.5", "--threads", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["agree"].is_null(), "{v}");
+    assert_eq!(v["verdicts"][0]["verdict"], "unfinished");
+    assert_eq!(v["verdicts"][0]["compared"], 0);
+    assert_eq!(v["verdicts"][1]["verdict"], "agree");
 }
 
 #[test]
