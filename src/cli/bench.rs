@@ -115,10 +115,12 @@ pub(super) fn finish(
         write_file(path, svg.as_bytes())?;
     }
     let summary = bench::summary(&result.runs);
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    let (p, r) = (labels.len(), result.runs.len());
     let mut text = format!(
-        "{} puzzles, {} runs in {}\n",
-        labels.len(),
-        result.runs.len(),
+        "{p} puzzle{}, {r} run{} in {}\n",
+        plural(p),
+        plural(r),
         crate::render::bench::seconds(result.wall_time_s)
     );
     text.push_str(&crate::render::bench::summary_text(&summary));

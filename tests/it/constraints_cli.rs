@@ -221,6 +221,7 @@ fn bench_runs_the_constrained_model_beside_the_plain_one() {
         .unwrap();
     let text = common::stdout_ok(&out);
     assert!(text.contains("edge+right.txt"), "{text}");
+    assert!(text.starts_with("1 puzzle, 2 runs in "), "{text}");
     assert!(!text.contains("DISAGREEMENT"), "{text}");
     cmd()
         .args(["bench", seed().to_str().unwrap(), "--solvers", "backtrack"])
