@@ -115,6 +115,22 @@ def test_solvers_agree_on_some_corpus_puzzles():
             assert r.counts == {"raw": raw, "classes": classes, "pictures": pictures}, (name, opts)
 
 
+def test_compare_gives_the_cli_verdict():
+    r = scramble.load(SEED).compare(model=["edge", "table"])
+    assert r.agree is True and r.exit_code == 0
+    assert r.verdict["verdict"] == "agree" and r.verdict["classes"] == 1
+    assert [(x["solver"], x["model"]) for x in r.rows] == [
+        ("cp-sat", "edge"), ("cp-sat", "table"), ("backtrack", "spiral")]
+    assert "agree: 3 runs, the same 1 classes" in repr(r)
+    assert "<table>" in r._repr_html_()
+    # clue1's billions of solutions: nothing finishes, so nothing is known.
+    r = scramble.load(E2 / "clue1.txt").compare(time_limit=0.5, threads=1)
+    assert r.agree is None and r.exit_code == 1
+    assert r.verdict["verdict"] == "unfinished" and r.verdict["compared"] == 0
+    assert r.verdict["unfinished"] == ["cp-sat edge", "backtrack spiral"]
+    assert "not all compared" in repr(r)
+
+
 def test_family_puzzles_and_hints_load_and_solve():
     clue = scramble.load(E2 / "clue1.txt")
     r = clue.solve(solver="backtrack", limit=1)

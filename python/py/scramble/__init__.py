@@ -33,6 +33,7 @@ __all__ = [
     "Puzzle",
     "Result",
     "CountResult",
+    "CompareResult",
     "CpModelOf",
     "Report",
     "load",
@@ -112,6 +113,14 @@ class Puzzle:
         threads, checkpoint, ...)."""
         code, out = run("count", *self._args(), "--format", "json", *_flags(options))
         return CountResult(json.loads(out), code)
+
+    def compare(self, **options: Any) -> "CompareResult":
+        """Solve with CP-SAT and the backtracker as ``scramble compare``
+        does, and say whether their canonical solution sets agree (model, a
+        list for several; order, symmetry, equivalence, time_limit,
+        threads, ...)."""
+        code, out = run("compare", *self._args(), "--format", "json", *_flags(options))
+        return CompareResult(json.loads(out), code)
 
     def cp_model(self, model: str = "edge", symmetry: str = "none", full_tree: bool = True) -> "CpModelOf":
         """The CP model scramble gives CP-SAT (``scramble model``), as an
@@ -256,6 +265,54 @@ class CountResult:
             f"<scramble.CountResult {name}: no exact count; estimated classes "
             f"{c['mean']:.3e} (95% interval {lo:.3e} to {hi:.3e})>"
         )
+
+
+class CompareResult:
+    """What ``scramble compare --format json`` reports: ``rows`` (one per
+    run), ``verdict`` (``agree``, ``disagree`` or ``unfinished``, with the
+    runs that did not finish) and ``agree``: True when every run finished
+    with the same canonical set, False when two finished runs differ (see
+    ``disagreements``), None when some runs did not finish (not known)."""
+
+    def __init__(self, data: Dict[str, Any], exit_code: int):
+        self.data = data
+        self.exit_code = exit_code
+
+    @property
+    def rows(self) -> List[Dict[str, Any]]:
+        return self.data["rows"]
+
+    @property
+    def verdict(self) -> Dict[str, Any]:
+        return self.data["verdicts"][0]
+
+    @property
+    def agree(self) -> Optional[bool]:
+        return self.data["agree"]
+
+    @property
+    def disagreements(self) -> List[str]:
+        return [d["message"] for d in self.data["disagreements"]]
+
+    def _repr_html_(self) -> str:
+        cols = ("solver", "model", "raw", "canonical", "complete", "wall_time_s")
+        head = "".join(f"<th>{h}</th>" for h in cols)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(str(r[c]))}</td>" for c in cols) + "</tr>"
+            for r in self.rows)
+        return f"<table><tr>{head}</tr>{body}</table><p>{html.escape(self._verdict_text())}</p>"
+
+    def _verdict_text(self) -> str:
+        v = self.verdict
+        if v["verdict"] == "agree":
+            return f"agree: {v['runs']} runs, the same {v['classes']} classes"
+        if v["verdict"] == "disagree":
+            return "DISAGREEMENT: " + "; ".join(self.disagreements)
+        return (f"not all compared: {', '.join(v['unfinished'])} did not finish; "
+                f"{v['compared']} finished runs compared")
+
+    def __repr__(self) -> str:
+        return f"<scramble.CompareResult {self.verdict['puzzle']}: {self._verdict_text()}>"
 
 
 class CpModelOf:
