@@ -15,8 +15,8 @@ use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
 pub enum Verdict {
     /// Every run finished, all with the same canonical set and raw count.
     Agree { runs: usize, classes: u128 },
-    /// Two finished runs differ: the puzzle's [`Disagreement`] says how.
-    Disagree,
+    /// Two finished runs differ: the first difference found.
+    Disagree { message: String },
     /// Some runs did not finish (time limit, `--limit`, Ctrl-C), so their
     /// sets were not compared; the `compared` runs that finished agree.
     Unfinished {
@@ -32,7 +32,7 @@ pub fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bo
     let mut all_agree = true;
     for v in verdicts {
         match v {
-            Verdict::Disagree => return Some(false),
+            Verdict::Disagree { .. } => return Some(false),
             Verdict::Unfinished { .. } => all_agree = false,
             Verdict::Agree { .. } => {}
         }
@@ -40,11 +40,26 @@ pub fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bo
     all_agree.then_some(true)
 }
 
-/// One puzzle compared: its rows, verdict and disagreement, if any.
+/// One puzzle compared: its rows and verdict.
 pub struct Compared {
     pub rows: Vec<Run>,
     pub verdict: Verdict,
-    pub disagreement: Option<Disagreement>,
+}
+
+/// The disagreements among labelled verdicts, in order: what the JSON
+/// report lists and stderr prints.
+pub fn disagreements(verdicts: &[(String, Verdict)]) -> Vec<Disagreement> {
+    verdicts
+        .iter()
+        .filter_map(|(puzzle, v)| match v {
+            Verdict::Disagree { message } => Some(Disagreement {
+                puzzle: puzzle.clone(),
+                symmetry: None,
+                message: message.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Run every solver on one puzzle and compare the finished runs.
@@ -68,25 +83,19 @@ pub fn compare(
         .iter()
         .map(|r| Run::of(puzzle, label, 1, r))
         .collect();
-    let (verdict, message) = judge(&results);
     Ok(Compared {
         rows,
-        verdict,
-        disagreement: message.map(|message| Disagreement {
-            puzzle: label.to_string(),
-            symmetry: None,
-            message,
-        }),
+        verdict: judge(&results),
     })
 }
 
-/// The verdict on one puzzle's results, and the first difference found.
-fn judge(results: &[SolveResult]) -> (Verdict, Option<String>) {
+/// The verdict on one puzzle's results.
+fn judge(results: &[SolveResult]) -> Verdict {
     let finished: Vec<&SolveResult> = results.iter().filter(|r| r.outcome.is_complete()).collect();
     if let Some((first, others)) = finished.split_first() {
         for other in others {
             if let Some(message) = disagreement(first, other) {
-                return (Verdict::Disagree, Some(message));
+                return Verdict::Disagree { message };
             }
         }
     }
@@ -95,7 +104,7 @@ fn judge(results: &[SolveResult]) -> (Verdict, Option<String>) {
         .filter(|r| !r.outcome.is_complete())
         .map(|r| format!("{} {}", r.solver, r.model))
         .collect();
-    let verdict = match finished.first() {
+    match finished.first() {
         Some(first) if unfinished.is_empty() => Verdict::Agree {
             runs: finished.len(),
             classes: first.counts.under(first.equivalence),
@@ -104,8 +113,7 @@ fn judge(results: &[SolveResult]) -> (Verdict, Option<String>) {
             compared: finished.len(),
             unfinished,
         },
-    };
-    (verdict, None)
+    }
 }
 
 #[cfg(test)]
@@ -134,7 +142,7 @@ mod tests {
             "{:?}",
             c.verdict
         );
-        assert!(c.disagreement.is_none());
+        assert!(disagreements(&[("p".into(), c.verdict.clone())]).is_empty());
         assert_eq!(overall([&c.verdict]), Some(true));
         // One labelled solution, then stopped: not finished, not compared.
         let (done, stopped) = (
@@ -150,7 +158,7 @@ mod tests {
             .unwrap(),
         );
         assert!(!stopped.outcome.is_complete());
-        let (v, m) = judge(&[done.clone(), stopped.clone()]);
+        let v = judge(&[done.clone(), stopped.clone()]);
         assert_eq!(
             v,
             Verdict::Unfinished {
@@ -158,7 +166,6 @@ mod tests {
                 unfinished: vec![format!("{} {}", stopped.solver, stopped.model)],
             }
         );
-        assert!(m.is_none());
         assert_eq!(overall([&c.verdict, &v]), None);
         // A finished run that differs from the first finished one is caught,
         // whichever comes first.
@@ -166,10 +173,17 @@ mod tests {
         fewer.counts.raw -= 1;
         for order in [[&stopped, &done, &fewer], [&fewer, &stopped, &done]] {
             let rs: Vec<SolveResult> = order.into_iter().cloned().collect();
-            let (v, m) = judge(&rs);
-            assert_eq!(v, Verdict::Disagree);
+            let v = judge(&rs);
+            assert!(
+                matches!(&v, Verdict::Disagree { message } if message.contains("raw solutions")),
+                "{v:?}"
+            );
             assert_eq!(overall([&c.verdict, &v]), Some(false));
-            assert!(m.unwrap().contains("raw solutions"));
+            // Two puzzles given under one label keep their own messages.
+            let both = [("p".to_string(), c.verdict.clone()), ("p".to_string(), v)];
+            let ds = disagreements(&both);
+            assert_eq!(ds.len(), 1);
+            assert!(ds[0].message.contains("raw solutions"));
         }
     }
 }

@@ -45,7 +45,6 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     let graph = crate::graph::GraphSolver;
     let mut rows = Vec::new();
     let mut verdicts = Vec::new();
-    let mut disagreements = Vec::new();
     for (label, puzzle) in &puzzles {
         if stop.is_stopped() {
             break;
@@ -59,16 +58,16 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         let c = crate::compare::compare(&these, puzzle, label, &options)?;
         rows.extend(c.rows);
         verdicts.push((label.clone(), c.verdict));
-        disagreements.extend(c.disagreement);
     }
     let text = match args.format {
         ReportFormat::Text | ReportFormat::Markdown => {
-            crate::render::compare::text(&rows, &verdicts, &disagreements)
+            crate::render::compare::text(&rows, &verdicts)
         }
-        ReportFormat::Json => crate::render::compare::json(&rows, &verdicts, &disagreements),
+        ReportFormat::Json => crate::render::compare::json(&rows, &verdicts),
         ReportFormat::Csv => crate::render::compare::csv(&rows),
     };
     print(&text)?;
+    let disagreements = crate::compare::disagreements(&verdicts);
     for d in &disagreements {
         eprintln!("disagreement on {}: {}", d.puzzle, d.message);
     }

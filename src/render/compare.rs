@@ -38,11 +38,7 @@ fn cells(r: &Run) -> Vec<String> {
 
 /// An aligned text table, then each puzzle's verdict, each disagreement
 /// spelled out.
-pub(crate) fn text(
-    rows: &[Run],
-    verdicts: &[(String, Verdict)],
-    disagreements: &[Disagreement],
-) -> String {
+pub(crate) fn text(rows: &[Run], verdicts: &[(String, Verdict)]) -> String {
     let table: Vec<Vec<String>> = rows.iter().map(cells).collect();
     let mut out = table::text(&HEADER, &table);
     for (puzzle, v) in verdicts {
@@ -51,10 +47,8 @@ pub(crate) fn text(
                 let s = if *classes == 1 { "" } else { "es" };
                 format!("{puzzle}: agree: {runs} runs, the same {classes} class{s}")
             }
-            Verdict::Disagree => {
-                let d = disagreements.iter().find(|d| &d.puzzle == puzzle);
-                let message = d.map_or("", |d| d.message.trim_end());
-                format!("DISAGREEMENT on {puzzle}: {message}")
+            Verdict::Disagree { message } => {
+                format!("DISAGREEMENT on {puzzle}: {}", message.trim_end())
             }
             Verdict::Unfinished {
                 compared,
@@ -91,11 +85,7 @@ pub(crate) fn csv(rows: &[Run]) -> String {
 
 /// The rows, each puzzle's verdict, the disagreements and whether all
 /// agree ([`crate::compare::overall`]; `null` when not known).
-pub(crate) fn json(
-    rows: &[Run],
-    verdicts: &[(String, Verdict)],
-    disagreements: &[Disagreement],
-) -> String {
+pub(crate) fn json(rows: &[Run], verdicts: &[(String, Verdict)]) -> String {
     #[derive(Serialize)]
     struct Shown<'a> {
         puzzle: &'a str,
@@ -106,7 +96,7 @@ pub(crate) fn json(
     struct Out<'a> {
         rows: &'a [Run],
         verdicts: Vec<Shown<'a>>,
-        disagreements: &'a [Disagreement],
+        disagreements: Vec<Disagreement>,
         agree: Option<bool>,
     }
     let agree = crate::compare::overall(verdicts.iter().map(|(_, v)| v));
@@ -116,9 +106,46 @@ pub(crate) fn json(
             .iter()
             .map(|(puzzle, verdict)| Shown { puzzle, verdict })
             .collect(),
-        disagreements,
+        disagreements: crate::compare::disagreements(verdicts),
         agree,
     })
     .expect("serializable")
         + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_verdict_line_carries_its_own_message() {
+        // One label given twice: each line shows its own verdict, and the
+        // JSON lists the one disagreement with its message.
+        let verdicts = [
+            (
+                "p".to_string(),
+                Verdict::Agree {
+                    runs: 2,
+                    classes: 3,
+                },
+            ),
+            (
+                "p".to_string(),
+                Verdict::Disagree {
+                    message: "backtrack lacks one\n".into(),
+                },
+            ),
+        ];
+        let t = text(&[], &verdicts);
+        assert!(t.contains("p: agree: 2 runs, the same 3 classes\n"), "{t}");
+        assert!(
+            t.contains("DISAGREEMENT on p: backtrack lacks one\n"),
+            "{t}"
+        );
+        let j: serde_json::Value = serde_json::from_str(&json(&[], &verdicts)).unwrap();
+        assert_eq!(j["agree"], false);
+        assert_eq!(j["verdicts"][1]["verdict"], "disagree");
+        assert_eq!(j["verdicts"][1]["message"], "backtrack lacks one\n");
+        assert_eq!(j["disagreements"].as_array().unwrap().len(), 1);
+    }
 }

@@ -6,6 +6,11 @@ use crate::symmetry::Equivalence;
 
 use super::table;
 
+/// `n` and the noun that fits it: "1 class", "2 classes".
+fn counted(n: u128, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The report as text; `equivalence` picks the count on the last line.
 pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
     let per = r
@@ -13,9 +18,14 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
         .map_or("more than 2^128".to_string(), |l| l.to_string());
     // Reports written before boards had columns of their own say 0.
     let cols = if r.cols == 0 { r.n } else { r.cols };
+    let boards = if r.labellings_per_picture == Some(1) {
+        "board"
+    } else {
+        "boards"
+    };
     let mut out = format!(
-        "{}: {}x{cols}, {} tiles of {} kinds, {} labelled boards per picture\n",
-        r.puzzle, r.n, r.tiles, r.kinds, per
+        "{}: {}x{cols}, {} tiles of {} kinds, {per} labelled {boards} per picture\n",
+        r.puzzle, r.n, r.tiles, r.kinds
     );
     let rows: Vec<Vec<String>> = r.methods.iter().map(row).collect();
     out.push_str(&table::text(
@@ -34,8 +44,10 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
             format!("{} only", by.join(""))
         };
         out.push_str(&format!(
-            "exact ({how}): {} labelled solutions, {} classes under board turns, {} picture classes\n",
-            c.raw, c.classes, c.pictures
+            "exact ({how}): {}, {} under board turns, {}\n",
+            counted(c.raw, "labelled solution", "labelled solutions"),
+            counted(c.classes, "class", "classes"),
+            counted(c.pictures, "picture class", "picture classes"),
         ));
         out.push_str(&format!(
             "{}: {}\n",
@@ -139,5 +151,17 @@ fn approx(e: Estimate) -> String {
     match e.interval() {
         Some(_) => format!("~{:.3e}±{:.1e}", e.mean, e.std_error),
         None => "?".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(counted(1, "class", "classes"), "1 class");
+        assert_eq!(counted(0, "class", "classes"), "0 classes");
+        assert_eq!(counted(56, "class", "classes"), "56 classes");
     }
 }
