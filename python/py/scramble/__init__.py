@@ -269,8 +269,8 @@ class CountResult:
 
 class CompareResult:
     """What ``scramble compare --format json`` reports: ``rows`` (one per
-    run), ``verdict`` (``agree``, ``disagree`` or ``unfinished``, with the
-    runs that did not finish) and ``agree``: True when every run finished
+    run), ``verdict`` (``agree``; ``disagree``, with the first difference as
+    ``message``; or ``unfinished``, with the runs that did not finish) and ``agree``: True when every run finished
     with the same canonical set, False when two finished runs differ (see
     ``disagreements``), None when some runs did not finish (not known)."""
 
@@ -307,7 +307,7 @@ class CompareResult:
         if v["verdict"] == "agree":
             return f"agree: {v['runs']} runs, the same {v['classes']} classes"
         if v["verdict"] == "disagree":
-            return "DISAGREEMENT: " + "; ".join(self.disagreements)
+            return "DISAGREEMENT: " + v["message"].strip()
         return (f"not all compared: {', '.join(v['unfinished'])} did not finish; "
                 f"{v['compared']} finished runs compared")
 
