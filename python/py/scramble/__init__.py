@@ -271,8 +271,8 @@ class CompareResult:
     """What ``scramble compare --format json`` reports: ``rows`` (one per
     run), ``verdict`` (``agree``; ``disagree``, with the first difference
     as ``message``; or ``unfinished``, with the runs that did not finish)
-    and ``agree``: True when every run finished with the same canonical set, False when two finished runs differ (see
-    ``disagreements``), None when some runs did not finish (not known)."""
+    and ``agree``: True when every run finished with the same canonical
+    set, False when two finished runs differ (see ``disagreements``), None when some runs did not finish (not known)."""
 
     def __init__(self, data: Dict[str, Any], exit_code: int):
         self.data = data
