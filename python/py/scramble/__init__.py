@@ -272,7 +272,8 @@ class CompareResult:
     run), ``verdict`` (``agree``; ``disagree``, with the first difference
     as ``message``; or ``unfinished``, with the runs that did not finish)
     and ``agree``: True when every run finished with the same canonical
-    set, False when two finished runs differ (see ``disagreements``), None when some runs did not finish (not known)."""
+    set, False when two finished runs differ (see ``disagreements``),
+    None when some runs did not finish (not known)."""
 
     def __init__(self, data: Dict[str, Any], exit_code: int):
         self.data = data
