@@ -86,6 +86,7 @@ pub use order::Order;
 use parallel::Run;
 pub use probe::{Probe, ProbeEnd, probe};
 use tables::{MAX_WORDS, Tables};
+pub(crate) use tree::Sums;
 pub use tree::{Mean, TreeEstimate, estimate_tree};
 
 /// The most tiles the search handles (a 32x32 board; a power of two, so

@@ -38,21 +38,31 @@ impl Mean {
         let h = 1.96 * self.std_error;
         ((self.mean - h).max(0.0), self.mean + h)
     }
+
+    /// This estimate of a count of full boards, or none when none of the
+    /// probes (`complete_probes`) reached a full board: the mean and its
+    /// error are then both 0 whatever the count is, and say only that full
+    /// boards are too rare for this many probes.
+    pub(crate) fn if_reached(self, complete_probes: u64) -> Option<Mean> {
+        (complete_probes > 0).then_some(self)
+    }
 }
 
 /// Sums of a sample, for its mean and standard error.
 #[derive(Clone, Copy, Debug, Default)]
-struct Sums {
+pub(crate) struct Sums {
     sum: f64,
     sum_sq: f64,
 }
 
 impl Sums {
-    fn add(&mut self, x: f64) {
+    pub(crate) fn add(&mut self, x: f64) {
         self.sum += x;
         self.sum_sq += x * x;
     }
-    fn mean(&self, n: u64) -> Mean {
+
+    /// The mean of the `n` values added, and its standard error.
+    pub(crate) fn mean(&self, n: u64) -> Mean {
         if n == 0 {
             return Mean::default();
         }
@@ -93,11 +103,9 @@ pub struct TreeEstimate {
 
 impl TreeEstimate {
     /// The estimate of the labelled solutions, or none when no probe
-    /// reached a full board: the mean and its error are then both 0
-    /// whatever the count is, and say only that full boards are too rare
-    /// for this many probes.
+    /// reached a full board ([`Mean::if_reached`]).
     pub fn solutions_estimate(&self) -> Option<Mean> {
-        (self.complete_probes > 0).then_some(self.solutions)
+        self.solutions.if_reached(self.complete_probes)
     }
 }
 

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::backtrack::{Mean, Sums};
 use crate::generate::Rng;
 
 use super::dp::Programme;
@@ -51,15 +52,13 @@ impl From<Estimate> for Shown {
 
 impl Estimate {
     /// The 95% confidence interval (normal approximation), clipped at 0;
-    /// none when no probe reached a full board: the mean and its error are
-    /// then both 0 whatever the count is, and say only that full boards are
-    /// too rare for this many probes.
+    /// none when no probe reached a full board ([`Mean::if_reached`]).
     pub(crate) fn interval(&self) -> Option<(f64, f64)> {
-        let m = crate::backtrack::Mean {
+        let m = Mean {
             mean: self.mean,
             std_error: self.std_error,
         };
-        (self.complete_probes > 0).then(|| m.interval_95())
+        m.if_reached(self.complete_probes).map(|m| m.interval_95())
     }
 
     /// `a * self` (a >= 0).
@@ -90,7 +89,7 @@ pub(super) fn knuth(
     rng: &mut Rng,
     stop: &dyn Fn() -> bool,
 ) -> Estimate {
-    let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
+    let mut sums = Sums::default();
     let (mut made, mut complete) = (0u64, 0u64);
     let mut children: Vec<u128> = Vec::new();
     while made < probes {
@@ -112,20 +111,13 @@ pub(super) fn knuth(
         if weight > 0.0 {
             complete += 1;
         }
-        sum += weight;
-        sum_sq += weight * weight;
+        sums.add(weight);
         made += 1;
     }
-    let n = made.max(1) as f64;
-    let mean = sum / n;
-    let var = if made > 1 {
-        ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
+    let Mean { mean, std_error } = sums.mean(made);
     Estimate {
         mean,
-        std_error: (var / n).sqrt(),
+        std_error,
         probes: made,
         complete_probes: complete,
     }
