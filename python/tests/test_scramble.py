@@ -121,7 +121,7 @@ def test_compare_gives_the_cli_verdict():
     assert r.verdict["verdict"] == "agree" and r.verdict["classes"] == 1
     assert [(x["solver"], x["model"]) for x in r.rows] == [
         ("cp-sat", "edge"), ("cp-sat", "table"), ("backtrack", "spiral")]
-    assert "agree: 3 runs, the same 1 classes" in repr(r)
+    assert "agree: 3 runs, the same 1 class>" in repr(r)
     assert "<table>" in r._repr_html_()
     # clue1's billions of solutions: nothing finishes, so nothing is known.
     r = scramble.load(E2 / "clue1.txt").compare(time_limit=0.5, threads=1)
@@ -129,6 +129,20 @@ def test_compare_gives_the_cli_verdict():
     assert r.verdict["verdict"] == "unfinished" and r.verdict["compared"] == 0
     assert r.verdict["unfinished"] == ["cp-sat edge", "backtrack spiral"]
     assert "not all compared" in repr(r)
+
+
+def test_a_disagreement_shows_its_own_message():
+    # No two solvers disagree on a real puzzle (that would be a bug), so
+    # the report is the JSON `compare` writes for one, by hand.
+    message = "cp-sat edge: 2 classes; backtrack row: 1 class\n"
+    data = {"rows": [], "agree": False,
+            "verdicts": [{"puzzle": "p", "verdict": "disagree", "message": message}],
+            "disagreements": [{"puzzle": "p", "message": message}]}
+    r = scramble.CompareResult(data, 3)
+    assert r.agree is False and r.disagreements == [message]
+    assert repr(r) == ("<scramble.CompareResult p: DISAGREEMENT: "
+                       "cp-sat edge: 2 classes; backtrack row: 1 class>")
+    assert "DISAGREEMENT: cp-sat edge" in r._repr_html_()
 
 
 def test_family_puzzles_and_hints_load_and_solve():

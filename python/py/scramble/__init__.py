@@ -306,7 +306,8 @@ class CompareResult:
     def _verdict_text(self) -> str:
         v = self.verdict
         if v["verdict"] == "agree":
-            return f"agree: {v['runs']} runs, the same {v['classes']} classes"
+            s = "" if v["classes"] == 1 else "es"
+            return f"agree: {v['runs']} runs, the same {v['classes']} class{s}"
         if v["verdict"] == "disagree":
             return "DISAGREEMENT: " + v["message"].strip()
         return (f"not all compared: {', '.join(v['unfinished'])} did not finish; "
