@@ -15,12 +15,12 @@ use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 use crate::solve::SolveError;
 
 use super::CpSat;
+use super::pending::Waited;
 use super::proto::{
     BoolArgumentProto, ConstraintProto, CpModelProto, CpObjectiveProto, CpSolverStatus,
     IntegerVariableProto, LinearConstraintProto, ObjectiveAndHint, PartialVariableAssignment,
     SatParameters,
 };
-use super::runtime::Waited;
 
 /// The model of one puzzle (or of a window of a board, the rest fixed).
 pub struct BestModel {

@@ -20,8 +20,8 @@ use crate::solve::{
 
 use super::ceiling::Watch;
 use super::enumerate::{Expansion, Run};
+use super::pending::Waited;
 use super::proto::{CpSolverStatus, SatParameters};
-use super::runtime::Waited;
 
 pub(crate) fn first(
     run: &Run,

@@ -13,6 +13,7 @@ mod descriptor;
 mod enumerate;
 mod first;
 mod jobs;
+mod pending;
 pub use enumerate::Limits;
 pub mod proto;
 mod runtime;
@@ -271,7 +272,7 @@ impl Solver for CpSat {
         let build_time = start.elapsed().as_secs_f64();
         // A solve an earlier run gave up on may still hold its memory: wait
         // for it (it was asked to stop), within this run's limits.
-        if !runtime::settle(|| budget.check().is_err()) {
+        if !pending::settle(|| budget.check().is_err()) {
             let e = budget.check().err().unwrap_or(BuildError::TimeLimit);
             return Ok(stopped_while_building(&e));
         }

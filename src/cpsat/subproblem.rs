@@ -13,8 +13,9 @@ use crate::model::Model;
 use super::ceiling::Watch;
 use super::enumerate::{Limits, pool_for};
 use super::jobs::{Job, intersect};
+use super::pending::Waited;
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
-use super::runtime::{Runtime, Waited};
+use super::runtime::Runtime;
 use super::slices::Slices;
 
 pub(super) enum Ended {

@@ -1,0 +1,179 @@
+//! A CP-SAT solve on a thread of its own, and how its caller waits for it:
+//! stoppable, with a bounded wait once stopped (parts of CP-SAT's presolve
+//! never look at the stop flag), and its answer read before its memory is
+//! given back.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::proto::CpSolverResponse;
+use super::runtime::RuntimeError;
+
+/// How long a solve that was asked to stop may take to return before its
+/// caller stops waiting for it. CP-SAT's search stops within milliseconds,
+/// but parts of its presolve never look at the stop flag: on a 16x16
+/// `edge-boolean` model it returned 0.85 s after being asked.
+pub(crate) const GRACE: Duration = Duration::from_millis(150);
+
+/// How often a waiting caller looks at its stop condition.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Solves running on their own threads (waited for or given up on).
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// One solve running on its own thread.
+pub(crate) struct Pending {
+    rx: mpsc::Receiver<Result<CpSolverResponse, RuntimeError>>,
+    /// Says when the solve's memory is given back (after its answer).
+    cleaned: mpsc::Receiver<()>,
+    stop: Box<dyn Fn() + Send>,
+}
+
+/// How a [`Pending`] solve ended for its caller.
+pub(crate) enum Waited {
+    /// The solver returned (stopped or not).
+    Returned(Result<CpSolverResponse, RuntimeError>),
+    /// Asked to stop, it had not returned within [`GRACE`]: it runs on
+    /// until CP-SAT notices the stop, then ends by itself, unread.
+    GaveUp,
+}
+
+impl Pending {
+    /// Run `solve` on a thread of its own (`stop` asks it to stop); it
+    /// gives its answer and what gives its memory back.
+    pub(super) fn spawn<C: FnOnce()>(
+        stop: impl Fn() + Send + 'static,
+        solve: impl FnOnce() -> (Result<CpSolverResponse, RuntimeError>, C) + Send + 'static,
+    ) -> Pending {
+        let (tx, rx) = mpsc::channel();
+        let (cleaned_tx, cleaned) = mpsc::channel();
+        RUNNING.fetch_add(1, Ordering::SeqCst);
+        std::thread::spawn(move || {
+            let (r, clean) = solve();
+            // The answer goes out before the memory is given back: after a
+            // long search, giving it back (malloc_trim) can take longer
+            // than a stopped caller waits, and the answer (its statistics,
+            // its best board) would be lost with it. The caller may have
+            // given up: then nobody reads this.
+            let _ = tx.send(r);
+            clean();
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+            let _ = cleaned_tx.send(());
+        });
+        Pending {
+            rx,
+            cleaned,
+            stop: Box::new(stop),
+        }
+    }
+}
+
+impl Pending {
+    /// Wait for the solve and then for its memory to be given back. Once
+    /// `stop()` says so, ask it to stop and wait at most [`GRACE`] more for
+    /// its answer, and not for its memory ([`settle`] waits for that). Once
+    /// `yield_now()` says so (the memory ceiling), ask it to stop but wait
+    /// however long it takes (its memory is back when it returns), unless
+    /// `stop()` says so too.
+    pub(crate) fn wait(self, stop: impl Fn() -> bool, yield_now: impl Fn() -> bool) -> Waited {
+        let mut asked: Option<Instant> = None;
+        let mut yielding = false;
+        loop {
+            match self.rx.recv_timeout(POLL) {
+                Ok(r) => {
+                    while !stop() {
+                        match self.cleaned.recv_timeout(POLL) {
+                            Err(mpsc::RecvTimeoutError::Timeout) => {}
+                            _ => break,
+                        }
+                    }
+                    return Waited::Returned(r);
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Waited::Returned(Err(RuntimeError::Lost));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            match asked {
+                None if stop() => {
+                    (self.stop)();
+                    asked = Some(Instant::now());
+                }
+                None if !yielding && yield_now() => {
+                    (self.stop)();
+                    yielding = true;
+                }
+                Some(t) if t.elapsed() >= GRACE => return Waited::GaveUp,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Wait until no solve given up on is still running (their memory is
+/// back), or `give_up()` says to stop waiting; whether none runs.
+pub(crate) fn settle(give_up: impl Fn() -> bool) -> bool {
+    while RUNNING.load(Ordering::SeqCst) > 0 {
+        if give_up() {
+            return false;
+        }
+        std::thread::sleep(POLL);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A solve whose answer is ready at once and whose memory is given back
+    /// only when `release` says so; `freed` is set then.
+    fn slow_to_clean(release: mpsc::Receiver<()>, freed: Arc<AtomicUsize>) -> Pending {
+        Pending::spawn(
+            || {},
+            move || {
+                let answer = CpSolverResponse {
+                    num_branches: 7,
+                    ..Default::default()
+                };
+                (Ok(answer), move || {
+                    let _ = release.recv();
+                    freed.store(1, Ordering::SeqCst);
+                })
+            },
+        )
+    }
+
+    #[test]
+    fn a_stopped_caller_reads_the_answer_without_waiting_for_the_memory() {
+        let (release, released) = mpsc::channel();
+        let freed = Arc::new(AtomicUsize::new(0));
+        let pending = slow_to_clean(released, Arc::clone(&freed));
+        // Stopped: the answer (its statistics) is read although the memory
+        // is not back, and will not be until released.
+        match pending.wait(|| true, || false) {
+            Waited::Returned(Ok(r)) => assert_eq!(r.num_branches, 7),
+            _ => panic!("the answer was lost"),
+        }
+        assert_eq!(freed.load(Ordering::SeqCst), 0);
+        release.send(()).unwrap();
+    }
+
+    #[test]
+    fn a_running_caller_waits_for_the_memory_too() {
+        let (release, released) = mpsc::channel();
+        let freed = Arc::new(AtomicUsize::new(0));
+        let pending = slow_to_clean(released, Arc::clone(&freed));
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            release.send(()).unwrap();
+        });
+        assert!(matches!(
+            pending.wait(|| false, || false),
+            Waited::Returned(Ok(_))
+        ));
+        assert_eq!(freed.load(Ordering::SeqCst), 1);
+    }
+}
