@@ -20,7 +20,7 @@ use crate::solve::{
 
 use super::ceiling::Watch;
 use super::enumerate::{Expansion, Run};
-use super::pending::Waited;
+use super::pending::{Waited, own_limit_margin};
 use super::proto::{CpSolverStatus, SatParameters};
 
 pub(crate) fn first(
@@ -67,10 +67,15 @@ pub(crate) fn first(
     if callback.enough() {
         return stopped(stats);
     }
+    // CP-SAT's own time limit ends the rounds a little before the run's
+    // deadline, so that the last one returns, with its statistics, in time;
+    // the deadline itself stops it if it does not.
+    let own_deadline =
+        deadline.map(|d| d - own_limit_margin(d.saturating_duration_since(Instant::now())));
     loop {
         let reason = if options.stop.is_stopped() {
             Some(StopReason::Interrupted)
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if own_deadline.is_some_and(|d| Instant::now() >= d) {
             Some(StopReason::TimeLimit)
         } else {
             None
@@ -90,7 +95,7 @@ pub(crate) fn first(
         bytes.extend_from_slice(&extra);
         let params = SatParameters {
             num_workers: Some(threads as i32),
-            max_time_in_seconds: deadline
+            max_time_in_seconds: own_deadline
                 .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
             log_search_progress: Some(false),
             catch_sigint_signal: Some(false),
@@ -107,11 +112,19 @@ pub(crate) fn first(
             || watch.check(),
         ) {
             Waited::Returned(r) => r.map_err(|e| SolveError::Runtime(Box::new(e)))?,
-            // Stopped in its presolve: the loop says why.
-            Waited::GaveUp => continue,
+            // Stopped and not back in time (in its presolve, or slow to
+            // wind down): its statistics are lost with it, so the sums are
+            // not known. The loop says why it stopped.
+            Waited::GaveUp => {
+                stats.branches = None;
+                stats.conflicts = None;
+                continue;
+            }
         };
-        *stats.branches.as_mut().unwrap() += response.num_branches.max(0) as u64;
-        *stats.conflicts.as_mut().unwrap() += response.num_conflicts.max(0) as u64;
+        if let (Some(b), Some(c)) = (stats.branches.as_mut(), stats.conflicts.as_mut()) {
+            *b += response.num_branches.max(0) as u64;
+            *c += response.num_conflicts.max(0) as u64;
+        }
         *stats.wall_time_s.as_mut().unwrap() += response.wall_time;
         *stats.subproblems.as_mut().unwrap() += 1;
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);

@@ -16,6 +16,17 @@ use super::runtime::RuntimeError;
 /// `edge-boolean` model it returned 0.85 s after being asked.
 pub(crate) const GRACE: Duration = Duration::from_millis(150);
 
+/// How long before a run's deadline CP-SAT's own time limit ends a solve
+/// that was given the rest of the run: 1% of that time, at most 2 s. After
+/// a long search a solve can take longer than [`GRACE`] to return once
+/// stopped (meta-14x14's `edge` model with `--limit 1` and 600 s had not
+/// returned 150 ms past the deadline, so its statistics were lost); one
+/// that ends by its own limit this much earlier returns before the run's
+/// deadline.
+pub(crate) fn own_limit_margin(time: Duration) -> Duration {
+    (time / 100).min(Duration::from_secs(2))
+}
+
 /// How often a waiting caller looks at its stop condition.
 const POLL: Duration = Duration::from_millis(10);
 
@@ -144,6 +155,15 @@ mod tests {
                 })
             },
         )
+    }
+
+    #[test]
+    fn the_solver_stops_itself_a_little_before_the_deadline() {
+        let ms = |m| Duration::from_millis(m);
+        assert_eq!(own_limit_margin(ms(1000)), ms(10));
+        assert_eq!(own_limit_margin(ms(60_000)), ms(600));
+        assert_eq!(own_limit_margin(ms(600_000)), ms(2000));
+        assert_eq!(own_limit_margin(Duration::ZERO), Duration::ZERO);
     }
 
     #[test]

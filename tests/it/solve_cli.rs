@@ -344,6 +344,32 @@ fn a_model_too_big_is_refused_before_it_is_built() {
     assert_eq!(v["stopped_by"], "time_limit");
 }
 
+#[test]
+fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // No solution of meta-10x10 in 2 s: CP-SAT's own time limit ends the
+    // search just before the run's, and its branches are reported.
+    let p = common::e2("meta-10x10.txt");
+    let (v, code) = solve_json(&[
+        p.to_str().unwrap(),
+        "--solver",
+        "cp-sat",
+        "--limit",
+        "1",
+        "--time-limit",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["stopped_by"], "time_limit");
+    assert!(v["solver_stats"]["branches"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["solver_stats"]["conflicts"].as_u64().is_some(), "{v}");
+    assert!(v["wall_time_s"].as_f64().unwrap() < 2.2, "{v}");
+}
+
 /// A 16x16 whose `edge-boolean` model CP-SAT presolves for seconds without
 /// looking at its stop flag (1,021,440 clauses).
 fn presolve_bound(dir: &std::path::Path) -> std::path::PathBuf {
@@ -383,6 +409,11 @@ fn a_presolve_that_ignores_the_stop_does_not_hold_the_run() {
             took < std::time::Duration::from_millis(2000),
             "{extra:?}: {took:?}"
         );
+        // The one solve of --limit was given up on in its presolve: its
+        // statistics are not known, and not reported as 0.
+        if !extra.is_empty() {
+            assert!(v["solver_stats"]["branches"].is_null(), "{v}");
+        }
     }
     // Ctrl-C while the model is built or encoded (about 0.6 s from the
     // start), and in the middle of the presolve (it takes seconds).
