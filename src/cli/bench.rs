@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// Threads per run (default 1: times are per core).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
+    /// CP-SAT only: stop its solves when this process's resident memory
+    /// passes MB megabytes (default 900; see `solve --memory-limit`).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=super::MAX_MEMORY_MB))]
+    pub memory_limit: Option<u64>,
     #[command(flatten)]
     pub files: BenchFiles,
     /// Run only share I of N (0-based) of the grid, for a cluster job
@@ -287,6 +291,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             threads: args.threads as usize,
             equivalence: args.equivalence,
             stop: stop.clone(),
+            memory_limit: super::megabytes(args.memory_limit),
             ..SolveOptions::default()
         },
         groups: None,
@@ -304,13 +309,14 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             count: s.count,
             fingerprint: bench::batch_fingerprint(&puzzles),
             options: format!(
-                "solvers={} symmetry={} equivalence={} repeat={} time_limit={:?} threads={}",
+                "solvers={} symmetry={} equivalence={} repeat={} time_limit={:?} threads={} memory_limit_mb={:?}",
                 names.join(","),
                 sym.join(";"),
                 args.equivalence.name(),
                 args.repeat,
                 args.time_limit,
-                args.threads
+                args.threads,
+                args.memory_limit
             ),
             version: env!("CARGO_PKG_VERSION").into(),
         }

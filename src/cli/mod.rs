@@ -258,6 +258,21 @@ pub struct RunArgs {
     /// number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// CP-SAT only: stop its solves when this process's resident memory
+    /// passes MB megabytes (default 900). A solve that searched is then
+    /// cut smaller; one that cannot be ends the run as `memory_limit`
+    /// (docs/model.md, "Memory ceiling").
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_MEMORY_MB))]
+    pub memory_limit: Option<u64>,
+}
+
+/// The largest `--memory-limit` (a petabyte): beyond any machine, and its
+/// bytes fit a `u64`.
+const MAX_MEMORY_MB: u64 = 1_000_000_000;
+
+/// Bytes of `--memory-limit MB`.
+fn megabytes(mb: Option<u64>) -> Option<u64> {
+    mb.map(|m| m.saturating_mul(1_000_000))
 }
 
 impl RunArgs {
@@ -270,6 +285,7 @@ impl RunArgs {
                 .map(|t| t as usize)
                 .unwrap_or_else(default_threads),
             stop: stop.clone(),
+            memory_limit: megabytes(self.memory_limit),
             ..SolveOptions::default()
         }
     }

@@ -20,9 +20,9 @@
 //! solutions (`--limit`, one solve with every worker) have nothing to split
 //! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
-/// Resident memory (bytes) past which running solves are stopped: under
-/// issue 15's 1 GB for a 16x16 board, with room for the solve being
-/// stopped to notice.
+/// Resident memory (bytes) past which running solves are stopped, unless
+/// the run asks for another (`--memory-limit`): under issue 15's 1 GB for
+/// a 16x16 board, with room for the solve being stopped to notice.
 pub(crate) const MEMORY_CEILING: u64 = 900_000_000;
 
 /// The process's resident memory in bytes (`VmRSS` of /proc/self/status),

@@ -259,6 +259,9 @@ impl Solver for CpSat {
         if !self.encoding.0.start_in_ranges() {
             limits.eager_cells = usize::MAX;
         }
+        if let Some(bytes) = options.memory_limit {
+            limits.memory_ceiling = bytes;
+        }
         let run = enumerate::Run {
             rt: self.rt,
             limits,

@@ -158,6 +158,10 @@ pub struct SolveOptions {
     /// unit and each finished unit (for checkpoints and shards). The
     /// solver then reports labelled boards or their turns, never pictures.
     pub units: Option<Arc<Units>>,
+    /// Resident memory (bytes) past which CP-SAT stops its solves
+    /// (src/cpsat/ceiling.rs); `None`: its own ceiling. The backtracking
+    /// solvers do not read it.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -173,6 +177,7 @@ impl Default for SolveOptions {
             limit: None,
             keep: Keep::All,
             units: None,
+            memory_limit: None,
         }
     }
 }

@@ -223,3 +223,36 @@ fn models_are_an_axis_of_the_grid() {
             "--model applies to the cp-sat solver",
         ));
 }
+
+#[test]
+fn a_memory_limit_reaches_every_cp_sat_run() {
+    if !common::has_cpsat() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("runs.csv");
+    let out = cmd()
+        .args([
+            "bench",
+            "--generate",
+            "3,3,2,7",
+            "--solvers",
+            "cp-sat,backtrack",
+        ])
+        .args(["--memory-limit", "1", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    stdout_ok(&out);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        // complete: false for CP-SAT, stopped at 1 MB; true for backtrack.
+        assert_eq!(row[13] == "true", row[6] == "backtrack", "{row:?}");
+    }
+}

@@ -232,6 +232,54 @@ fn bad_time_limit_is_a_usage_error() {
 }
 
 #[test]
+fn bad_memory_limit_is_a_usage_error() {
+    for bad in ["0", "-5", "1.5", "lots", "1000000001"] {
+        cmd()
+            .args([
+                "solve",
+                seed().to_str().unwrap(),
+                &format!("--memory-limit={bad}"),
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--memory-limit"));
+    }
+}
+
+#[test]
+fn a_memory_limit_below_the_process_stops_cp_sat_with_its_reason() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // 1 MB is below any process: every solve passes it at once, and the
+    // seed's one solve cannot be cut smaller (--split none).
+    let seed = seed();
+    for extra in [&["--all", "--split", "none"][..], &["--limit", "1"][..]] {
+        let mut args = vec![seed.to_str().unwrap(), "--memory-limit", "1"];
+        args.extend_from_slice(extra);
+        let (v, code) = solve_json(&args);
+        assert_eq!(code, 1, "{extra:?}");
+        assert_eq!(v["outcome"], "incomplete", "{extra:?}");
+        assert_eq!(v["stopped_by"], "memory_limit", "{extra:?}");
+    }
+    // A ceiling above the process changes nothing.
+    let (v, code) = solve_json(&[seed.to_str().unwrap(), "--memory-limit", "100000"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["raw_count"], 4);
+    // The backtracker does not read it.
+    let (v, code) = solve_json(&[
+        seed.to_str().unwrap(),
+        "--solver",
+        "backtrack",
+        "--memory-limit",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["raw_count"], 4);
+}
+
+#[test]
 fn ctrl_c_stops_with_what_was_found() {
     if !common::has_cpsat() {
         return;
