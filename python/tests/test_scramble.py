@@ -81,6 +81,14 @@ def test_keyword_options_are_the_cli_options():
     assert p.solve(model=["boolean"]).data["model"] == "boolean"
 
 
+def test_a_memory_limit_stops_cp_sat_and_says_so():
+    """memory_limit (MB) is CP-SAT's memory ceiling; 1 MB is below any
+    process, so the first solve stops at once and nothing smaller fits."""
+    r = scramble.load(SEED).solve(memory_limit=1, limit=1)
+    assert (r.outcome, r.data["stopped_by"], r.complete) == ("incomplete", "memory_limit", False)
+    assert scramble.load(SEED).solve(memory_limit=100000).complete
+
+
 def test_every_corpus_count_matches_expected_tsv():
     rows = expected()
     assert len(rows) > 80
