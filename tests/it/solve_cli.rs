@@ -217,32 +217,22 @@ fn limit_gives_the_first_solutions_and_exits_0() {
 }
 
 #[test]
-fn bad_time_limit_is_a_usage_error() {
-    for bad in ["0", "-1", "abc", "inf"] {
-        cmd()
-            .args([
-                "solve",
-                seed().to_str().unwrap(),
-                &format!("--time-limit={bad}"),
-            ])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("--time-limit"));
-    }
-}
-
-#[test]
-fn bad_memory_limit_is_a_usage_error() {
-    for bad in ["0", "-5", "1.5", "lots", "1000000001"] {
-        cmd()
-            .args([
-                "solve",
-                seed().to_str().unwrap(),
-                &format!("--memory-limit={bad}"),
-            ])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("--memory-limit"));
+fn bad_time_and_memory_limits_are_usage_errors() {
+    let cases = [
+        ("--time-limit", &["0", "-1", "abc", "inf"][..]),
+        (
+            "--memory-limit",
+            &["0", "-5", "1.5", "lots", "1000000001"][..],
+        ),
+    ];
+    for (flag, bads) in cases {
+        for bad in bads {
+            cmd()
+                .args(["solve", seed().to_str().unwrap(), &format!("{flag}={bad}")])
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(flag));
+        }
     }
 }
 
