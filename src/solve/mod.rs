@@ -215,7 +215,8 @@ impl std::fmt::Display for StopReason {
             StopReason::Limit => "limit of solutions reached",
             StopReason::Shards => "shards missing or incomplete",
             StopReason::MemoryLimit => {
-                "memory ceiling reached by a CP-SAT solve that cannot be cut smaller"
+                "memory ceiling reached by a CP-SAT solve that cannot be cut smaller \
+                 (raise it with --memory-limit MB)"
             }
         })
     }

@@ -252,6 +252,15 @@ fn a_memory_limit_below_the_process_stops_cp_sat_with_its_reason() {
         assert_eq!(v["outcome"], "incomplete", "{extra:?}");
         assert_eq!(v["stopped_by"], "memory_limit", "{extra:?}");
     }
+    // The text report says what stopped it and how to raise it.
+    cmd()
+        .args(["solve", seed.to_str().unwrap(), "--memory-limit", "1"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "INCOMPLETE: memory ceiling reached by a CP-SAT solve that cannot be cut smaller \
+             (raise it with --memory-limit MB)",
+        ));
     // A ceiling above the process changes nothing.
     let (v, code) = solve_json(&[seed.to_str().unwrap(), "--memory-limit", "100000"]);
     assert_eq!(code, 0);
