@@ -46,10 +46,8 @@ pub struct BenchArgs {
     /// Threads per run (default 1: times are per core).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
-    /// CP-SAT only: stop its solves when this process's resident memory
-    /// passes MB megabytes (default 900; see `solve --memory-limit`).
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=super::MAX_MEMORY_MB))]
-    pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub memory: super::MemoryArgs,
     #[command(flatten)]
     pub files: BenchFiles,
     /// Run only share I of N (0-based) of the grid, for a cluster job
@@ -291,7 +289,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             threads: args.threads as usize,
             equivalence: args.equivalence,
             stop: stop.clone(),
-            memory_limit: super::megabytes(args.memory_limit),
+            memory_limit: args.memory.bytes(),
             ..SolveOptions::default()
         },
         groups: None,
@@ -316,7 +314,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
                 args.repeat,
                 args.time_limit,
                 args.threads,
-                args.memory_limit
+                args.memory.memory_limit
             ),
             version: env!("CARGO_PKG_VERSION").into(),
         }

@@ -258,6 +258,14 @@ pub struct RunArgs {
     /// number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+}
+
+/// `--memory-limit MB`: CP-SAT's memory ceiling (the commands that solve,
+/// and bench).
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
     /// CP-SAT only: stop its solves when this process's resident memory
     /// passes MB megabytes (default 900). A solve that searched is then
     /// cut smaller; one that cannot be ends the run as `memory_limit`
@@ -270,9 +278,11 @@ pub struct RunArgs {
 /// bytes fit a `u64`.
 const MAX_MEMORY_MB: u64 = 1_000_000_000;
 
-/// Bytes of `--memory-limit MB`.
-fn megabytes(mb: Option<u64>) -> Option<u64> {
-    mb.map(|m| m.saturating_mul(1_000_000))
+impl MemoryArgs {
+    /// The ceiling in bytes, if one is given.
+    fn bytes(&self) -> Option<u64> {
+        self.memory_limit.map(|m| m.saturating_mul(1_000_000))
+    }
 }
 
 impl RunArgs {
@@ -285,7 +295,7 @@ impl RunArgs {
                 .map(|t| t as usize)
                 .unwrap_or_else(default_threads),
             stop: stop.clone(),
-            memory_limit: megabytes(self.memory_limit),
+            memory_limit: self.memory.bytes(),
             ..SolveOptions::default()
         }
     }
