@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::puzzle::Puzzle;
 use crate::report::disagreement;
 pub use crate::report::{Disagreement, Run};
-use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
+use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver, TimeShare};
 use crate::symmetry::Symmetry;
 
 /// What to run.
@@ -214,6 +214,13 @@ pub fn run(
                         bench.groups.push(span(&bench));
                         break 'grid;
                     }
+                    // --time-limit is the whole bench's: this run gets an
+                    // equal share of the time left among the runs left.
+                    let mut share = TimeShare::new(plan.options.time_limit, start, total - done);
+                    let options = SolveOptions {
+                        time_limit: share.next_limit(),
+                        ..options.clone()
+                    };
                     let r = match solve::run(*solver, puzzle, &options) {
                         Err(SolveError::Unsupported(reason)) => {
                             bench.skipped.push(Skip {

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::puzzle::Puzzle;
 use crate::report::{Disagreement, Run, disagreement};
-use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver};
+use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver, TimeShare};
 
 /// What one puzzle's runs say together. Only finished runs are compared
 /// (a stopped run's sets are partial), each with the first finished one.
@@ -68,16 +68,20 @@ pub fn compare(
     puzzle: &Puzzle,
     label: &str,
     options: &SolveOptions,
+    time: &mut TimeShare,
 ) -> Result<Compared, SolveError> {
     // The canonical sets are compared, the counts checked: nothing else is
-    // kept.
-    let options = SolveOptions {
-        keep: Keep::Canonical,
-        ..options.clone()
-    };
+    // kept. Each solver's run gets its share of the command's time.
     let results: Vec<SolveResult> = solvers
         .iter()
-        .map(|s| solve::run(*s, puzzle, &options))
+        .map(|s| {
+            let options = SolveOptions {
+                keep: Keep::Canonical,
+                time_limit: time.next_limit(),
+                ..options.clone()
+            };
+            solve::run(*s, puzzle, &options)
+        })
         .collect::<Result<_, _>>()?;
     let rows = results
         .iter()
@@ -136,7 +140,14 @@ mod tests {
         let p = puzzle();
         let bt = Backtrack::default();
         let all = SolveOptions::default();
-        let c = compare(&[&bt, &bt], &p, "p", &all).unwrap();
+        let c = compare(
+            &[&bt, &bt],
+            &p,
+            "p",
+            &all,
+            &mut TimeShare::new(None, std::time::Instant::now(), 2),
+        )
+        .unwrap();
         assert!(
             matches!(c.verdict, Verdict::Agree { runs: 2, classes } if classes > 0),
             "{:?}",

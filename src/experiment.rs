@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::board::Solution;
 use crate::puzzle::Puzzle;
-use crate::solve::{self, SolveError, SolveOptions, Solver};
+use crate::solve::{self, SolveError, SolveOptions, Solver, TimeShare};
 use crate::symmetry::{Equivalence, Symmetry};
 
 /// How a formulation's solutions compare with the full enumeration's classes.
@@ -37,6 +37,10 @@ impl Verdict {
     }
     pub(crate) fn is_exact(&self) -> bool {
         matches!(self, Verdict::Exact)
+    }
+    /// Some class has no solution left.
+    pub(crate) fn loses(&self) -> bool {
+        matches!(self, Verdict::Wrong { lost, .. } if *lost > 0)
     }
 }
 
@@ -107,6 +111,7 @@ pub fn run(
     combinations: &[Symmetry],
     base: &SolveOptions,
     own: Option<&Own>,
+    time: &mut TimeShare,
 ) -> Result<Vec<Row>, SolveError> {
     let mut rows = Vec::new();
     let mut reference: Option<(BTreeSet<Solution>, BTreeSet<Solution>, bool)> = None;
@@ -140,6 +145,8 @@ pub fn run(
             documented_exact,
             contradicts_docs: false,
         };
+        // Every row counts against the command's time, run or not.
+        let time_limit = time.next_limit();
         if let Err(e) = sym.check(puzzle) {
             row.not_applicable = Some(match e {
                 crate::symmetry::SymmetryError::Precondition { reason, .. } => reason,
@@ -148,8 +155,12 @@ pub fn run(
             rows.push(row);
             continue;
         }
+        // Every combination is run, proven or not: the verdicts are the
+        // point.
         let options = SolveOptions {
             symmetry: sym.clone(),
+            allow_unproven: true,
+            time_limit,
             ..base.clone()
         };
         let r = solve::run(solver, puzzle, &options)?;
@@ -174,10 +185,18 @@ pub fn run(
         {
             row.rotation = Verdict::of(classes, &r.classes, row.raw);
             row.picture = Verdict::of(pictures, &r.pictures, row.raw);
-            row.contradicts_docs = exact_for.iter().any(|e| match e {
-                Equivalence::Rotation => !row.rotation.is_exact(),
-                Equivalence::Picture => !row.picture.is_exact(),
-            });
+            // Documented exact and not, or documented to keep every class
+            // and losing one.
+            row.contradicts_docs = [Equivalence::Rotation, Equivalence::Picture]
+                .into_iter()
+                .any(|e| {
+                    let verdict = match e {
+                        Equivalence::Rotation => &row.rotation,
+                        Equivalence::Picture => &row.picture,
+                    };
+                    let proven = !is_own && sym.keeps(e).is_proven();
+                    (exact_for.contains(&e) && !verdict.is_exact()) || (proven && verdict.loses())
+                });
         }
         rows.push(row);
     }

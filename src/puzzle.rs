@@ -10,10 +10,12 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+mod lint;
 mod parse;
 pub mod pieces;
 mod rules;
 
+pub use lint::Lonely;
 pub use rules::{Facts, Group, Hint, HintFact, Shape, Turning};
 pub(crate) use rules::{cell_at, cell_name};
 

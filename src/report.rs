@@ -41,7 +41,12 @@ impl Run {
             board: puzzle.facts(),
             solver: r.solver.clone(),
             model: r.model.clone(),
-            symmetry: r.symmetry.clone(),
+            // Every table, CSV and JSON row says so where the symmetry is
+            // not proven to keep every class.
+            symmetry: match r.symmetry_proven {
+                true => r.symmetry.clone(),
+                false => format!("{} (unproven)", r.symmetry),
+            },
             equivalence: r.equivalence.name().to_string(),
             repeat,
             raw: r.counts.raw,
@@ -134,6 +139,7 @@ mod tests {
             solver_version: "x".into(),
             model: "m".into(),
             symmetry: "none".into(),
+            symmetry_proven: true,
             equivalence: Equivalence::Rotation,
             outcome: Outcome::Complete,
             counts: Counts {

@@ -1,4 +1,4 @@
-"""The Python package against the CLI and the corpus (issue 33): install,
+"""The Python package against the CLI and the corpus: install,
 solve, count, render, exceptions, the GIL and interruption. Run by
 scripts/test-python (and so by scripts/test)."""
 
@@ -82,11 +82,32 @@ def test_keyword_options_are_the_cli_options():
 
 
 def test_a_memory_limit_stops_cp_sat_and_says_so():
-    """memory_limit (MB) is CP-SAT's memory ceiling; 1 MB is below any
-    process, so the first solve stops at once and nothing smaller fits."""
-    r = scramble.load(SEED).solve(memory_limit=1, limit=1)
+    """memory_limit (MB) is what a CP-SAT run may add to the process; every
+    run adds more than 1 MB, and CP-SAT finds no first solution of
+    meta-10x10 in minutes, so only the ceiling can end this search."""
+    r = scramble.load(E2 / "meta-10x10.txt").solve(memory_limit=1, limit=1)
     assert (r.outcome, r.data["stopped_by"], r.complete) == ("incomplete", "memory_limit", False)
     assert scramble.load(SEED).solve(memory_limit=100000).complete
+
+
+def test_a_process_holding_more_than_the_ceiling_still_solves():
+    """The ceiling counts what the run adds, not what the process already
+    holds: a notebook with 1.5 GB of data solves as the CLI does."""
+    held = bytearray(1500 * 1024 * 1024)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    try:
+        r = scramble.load(SEED).solve()
+        assert (r.outcome, r.counts["raw"], r.counts["classes"]) == ("complete", 4, 1)
+        cli = json.loads(
+            subprocess.run(
+                [str(CLI), "solve", str(SEED), "--format", "json"],
+                capture_output=True, text=True, check=True,
+            ).stdout
+        )
+        assert cli["raw_count"] == r.counts["raw"] and cli["classes_count"] == r.counts["classes"]
+    finally:
+        del held
 
 
 def test_every_corpus_count_matches_expected_tsv():

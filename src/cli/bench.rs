@@ -27,6 +27,8 @@ pub struct BenchArgs {
     /// compare several, e.g. --symmetry none --symmetry lex,tiles.
     #[arg(long, value_name = "LIST")]
     pub symmetry: Vec<Symmetry>,
+    #[command(flatten)]
+    pub unproven: UnprovenArgs,
     /// What counts as one class.
     #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
@@ -40,7 +42,11 @@ pub struct BenchArgs {
     /// one (see `solve --constraints`).
     #[command(flatten)]
     pub constraints: ConstraintsArgs,
-    /// Stop each run after S seconds (it then counts as incomplete).
+    /// The whole bench's time limit: each run gets an equal share of the
+    /// time left among the runs left (one that ends early leaves its time
+    /// to the rest); a run stopped by its share counts as incomplete. The
+    /// bench ends within the limit and the fraction of a second stopping
+    /// takes.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
     /// Threads per run (default 1: times are per core).
@@ -269,6 +275,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     } else {
         args.symmetry.clone()
     };
+    args.unproven.check(&symmetries, args.equivalence)?;
     // Constraints that name a variable some model lacks are refused before
     // the first run.
     for cp in cps.iter().filter(|cp| cp.constraints.is_some()) {
@@ -288,6 +295,7 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             time_limit: args.time_limit,
             threads: args.threads as usize,
             equivalence: args.equivalence,
+            allow_unproven: args.unproven.allow_unproven_symmetry,
             stop: stop.clone(),
             memory_limit: args.memory.bytes(),
             ..SolveOptions::default()

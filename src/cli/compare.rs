@@ -13,6 +13,8 @@ pub struct CompareArgs {
     /// Symmetry breaking for both solvers (see `solve --symmetry`).
     #[arg(long, value_name = "LIST", default_value = "none")]
     pub symmetry: Symmetry,
+    #[command(flatten)]
+    pub unproven: UnprovenArgs,
     /// What counts as one class.
     #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
@@ -28,10 +30,12 @@ pub struct CompareArgs {
 }
 
 pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
     for (_, p) in &puzzles {
         args.symmetry.check(p).map_err(SolveError::from)?;
     }
+    args.unproven.check([&args.symmetry], args.equivalence)?;
     let cps = args.models.solvers(args.backtrack.full_tree)?;
     let bt = args.backtrack.solver();
     let mut solvers: Vec<&dyn crate::solve::Solver> =
@@ -39,23 +43,35 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     solvers.push(&bt);
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
+        allow_unproven: args.unproven.allow_unproven_symmetry,
         equivalence: args.equivalence,
         ..args.run.options(&stop)
     };
     let graph = crate::graph::GraphSolver;
+    // The graph solver joins on the puzzles it covers (2x2, no picture
+    // twice on a piece).
+    let with_graph = |p: &Puzzle| crate::graph::unsupported(p).is_none();
+    let runs = puzzles
+        .iter()
+        .map(|(_, p)| solvers.len() + usize::from(with_graph(p)))
+        .sum();
+    // --time-limit is the whole comparison's, shared among its runs.
+    let mut time = crate::solve::TimeShare::new(args.run.time_limit, started, runs);
+    let options = SolveOptions {
+        time_limit: None,
+        ..options
+    };
     let mut rows = Vec::new();
     let mut verdicts = Vec::new();
     for (label, puzzle) in &puzzles {
         if stop.is_stopped() {
             break;
         }
-        // The graph solver joins on the puzzles it covers (2x2, no picture
-        // twice on a piece).
         let mut these = solvers.clone();
-        if crate::graph::unsupported(puzzle).is_none() {
+        if with_graph(puzzle) {
             these.push(&graph);
         }
-        let c = crate::compare::compare(&these, puzzle, label, &options)?;
+        let c = crate::compare::compare(&these, puzzle, label, &options, &mut time)?;
         rows.extend(c.rows);
         verdicts.push((label.clone(), c.verdict));
     }

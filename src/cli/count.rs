@@ -25,7 +25,11 @@ pub struct CountArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CountFormat::Text)]
     pub format: CountFormat,
-    /// Stop each method after this many seconds.
+    /// The whole count's time limit: the methods run one after another,
+    /// each with an equal share of the time left (one that ends early
+    /// leaves its time to the next; a share is kept for the estimate run
+    /// when nothing exact finishes). The count ends within the limit and a
+    /// fraction of a second, with what it found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
     /// Threads for enumerate (default: the number of cores).

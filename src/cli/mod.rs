@@ -12,6 +12,7 @@ mod generate;
 mod graph;
 mod merge;
 mod model;
+mod options;
 mod probe;
 mod render;
 mod solve;
@@ -26,6 +27,7 @@ pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
 pub use merge::MergeArgs;
 pub use model::ModelArgs;
+pub use options::*;
 pub use probe::ProbeArgs;
 pub use render::RenderArgs;
 pub use solve::SolveArgs;
@@ -139,208 +141,6 @@ pub enum SolverKind {
     Graph,
 }
 
-/// How pictures are drawn.
-#[derive(Debug, Args)]
-pub struct PictureArgs {
-    /// Draw the tiles from their data even where the puzzle has tile images
-    /// (1.png ... N.png beside its YAML).
-    #[arg(long)]
-    pub no_images: bool,
-}
-
-impl PictureArgs {
-    /// The puzzle's tile images, unless asked not to use them.
-    pub fn images(&self, p: &Puzzle) -> Result<Option<TileImages>, ImageError> {
-        if self.no_images {
-            Ok(None)
-        } else {
-            TileImages::find(p)
-        }
-    }
-}
-
-/// Options of the backtracking solver, shared by solve and compare.
-#[derive(Debug, Args)]
-pub struct BacktrackArgs {
-    /// Placement order of the backtracking solver (default: spiral, the
-    /// fastest measured).
-    #[arg(long, value_enum)]
-    pub order: Option<Order>,
-    /// Backtracking: search every board turn of every solution instead of
-    /// one turn each (for node-count studies; the solutions are the same).
-    #[arg(long)]
-    pub full_tree: bool,
-}
-
-impl BacktrackArgs {
-    pub fn solver(&self) -> Backtrack {
-        let order = self.order.unwrap_or(DEFAULT_ORDER);
-        if self.full_tree {
-            Backtrack::full_tree(order)
-        } else {
-            Backtrack::new(order)
-        }
-    }
-}
-
-/// `--model`, repeatable: the CP formulations to run (CP-SAT only).
-#[derive(Debug, Args)]
-pub struct ModelsArgs {
-    /// A CP formulation for CP-SAT: table, edge, boolean or edge-boolean
-    /// (docs/model.md); repeat the option to run several, e.g. --model
-    /// table --model edge. Default: edge, the fastest measured.
-    #[arg(long = "model", value_name = "NAME")]
-    pub models: Vec<Choice>,
-}
-
-impl ModelsArgs {
-    /// The models asked for, or the default one; each once, in order.
-    pub(crate) fn chosen(&self) -> Vec<Choice> {
-        let mut out: Vec<Choice> = Vec::new();
-        for m in &self.models {
-            if !out.contains(m) {
-                out.push(*m);
-            }
-        }
-        if out.is_empty() {
-            out.push(Choice::default());
-        }
-        out
-    }
-
-    /// One CP-SAT backend per model.
-    fn solvers(&self, full_tree: bool) -> Result<Vec<CpSat>, CliError> {
-        let cp = CpSat::new()?.with_full_tree(full_tree);
-        Ok(self
-            .chosen()
-            .into_iter()
-            .map(|m| cp.clone().with_model(m))
-            .collect())
-    }
-}
-
-/// `--constraints FILE`: the user's CP-SAT constraints (solve,
-/// symmetry-report, bench).
-#[derive(Debug, Args)]
-pub struct ConstraintsArgs {
-    /// Append the constraints in FILE to the CP model (CP-SAT only): a
-    /// `CpModelProto` fragment in protobuf text format whose `variables`
-    /// name the model's variables it uses (as `scramble model` prints
-    /// them) and declare new ones (docs/python.md, "Constraints of your
-    /// own"). The solve then searches every board turn (no turn reduction).
-    #[arg(long, value_name = "FILE")]
-    pub constraints: Option<PathBuf>,
-}
-
-impl ConstraintsArgs {
-    /// The file read and parsed with `cp`'s runtime, if one is given.
-    pub(crate) fn load(
-        &self,
-        cp: &CpSat,
-    ) -> Result<Option<std::sync::Arc<cpsat::UserConstraints>>, CliError> {
-        match &self.constraints {
-            Some(path) => {
-                reads(path);
-                Ok(Some(std::sync::Arc::new(cp.read_constraints(path)?)))
-            }
-            None => Ok(None),
-        }
-    }
-}
-
-/// Limits shared by the commands that solve.
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    /// Stop each solve after this many seconds and report what was found.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
-    /// Threads (subproblems or subtrees solved in parallel; default: the
-    /// number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    #[command(flatten)]
-    pub memory: MemoryArgs,
-}
-
-/// `--memory-limit MB`: CP-SAT's memory ceiling (the commands that solve,
-/// and bench).
-#[derive(Debug, Args)]
-pub struct MemoryArgs {
-    /// CP-SAT only: stop its solves when this process's resident memory
-    /// passes MB megabytes (default 900). A solve that searched is then
-    /// cut smaller; one that cannot be ends the run as `memory_limit`
-    /// (docs/model.md, "Memory ceiling").
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_MEMORY_MB))]
-    pub memory_limit: Option<u64>,
-}
-
-/// The largest `--memory-limit` (a petabyte): beyond any machine, and its
-/// bytes fit a `u64`.
-const MAX_MEMORY_MB: u64 = 1_000_000_000;
-
-impl MemoryArgs {
-    /// The ceiling in bytes, if one is given.
-    fn bytes(&self) -> Option<u64> {
-        self.memory_limit.map(|m| m.saturating_mul(1_000_000))
-    }
-}
-
-impl RunArgs {
-    /// Solve options with these limits (and defaults otherwise).
-    fn options(&self, stop: &StopToken) -> SolveOptions {
-        SolveOptions {
-            time_limit: self.time_limit,
-            threads: self
-                .threads
-                .map(|t| t as usize)
-                .unwrap_or_else(default_threads),
-            stop: stop.clone(),
-            memory_limit: self.memory.bytes(),
-            ..SolveOptions::default()
-        }
-    }
-}
-
-/// `--shard [I/N]`: a share given, or read from a Slurm array task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShardArg {
-    Given(crate::solve::Shard),
-    /// `--shard` alone: `SLURM_ARRAY_TASK_ID` of `SLURM_ARRAY_TASK_COUNT`.
-    Slurm,
-}
-
-impl std::str::FromStr for ShardArg {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ShardArg, String> {
-        if s == "slurm" {
-            Ok(ShardArg::Slurm)
-        } else {
-            s.parse().map(ShardArg::Given)
-        }
-    }
-}
-
-impl ShardArg {
-    /// The shard, reading Slurm's variables if it was not given.
-    fn resolve(self) -> Result<crate::solve::Shard, CliError> {
-        match self {
-            ShardArg::Given(s) => Ok(s),
-            ShardArg::Slurm => crate::solve::Shard::from_slurm(|k| std::env::var(k).ok())
-                .map_err(|e| CliError::Usage(format!("--shard: {e}"))),
-        }
-    }
-}
-
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("expected a number of seconds, found {s:?}"))?;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(format!("must be a positive number of seconds, found {s}"));
-    }
-    Duration::try_from_secs_f64(v).map_err(|e| e.to_string())
-}
-
 /// Errors of the commands, each with its exit code.
 #[derive(Debug, Error)]
 pub enum CliError {
@@ -414,20 +214,6 @@ fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
-/// Fixed pieces given on the command line (`--hint`), added to those the
-/// puzzle file fixes.
-#[derive(Clone, Debug, Default, Args)]
-pub struct HintArgs {
-    /// Fix a piece: TILE@SQUARE/TURNS in the Eternity II community's
-    /// notation (square I8: row letter from the top, column number; turns
-    /// clockwise), TILE@I,J/R in scramble's ((i, j) 1-based, R
-    /// counterclockwise quarter turns), or a preset: eternity2 (the starter
-    /// piece 139@I8/2) or eternity2-clues (the starter and the four clue
-    /// pieces). Repeatable.
-    #[arg(long = "hint", value_name = "SPEC")]
-    pub hints: Vec<String>,
-}
-
 /// Load a puzzle (YAML, puzzle folder or piece file) and fix the pieces
 /// `--hint` names.
 pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
@@ -449,9 +235,29 @@ pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
     Ok(puzzle.with_hints(&fixed)?)
 }
 
+/// Warn on stderr of edges nothing can meet (at most [`LONELY_SHOWN`],
+/// then how many more): the answer is still computed, as the file says.
+fn warn_lonely(puzzle: &Puzzle) {
+    let lonely = puzzle.lonely_edges();
+    for l in lonely.iter().take(LONELY_SHOWN) {
+        eprintln!("warning: {l}");
+    }
+    if lonely.len() > LONELY_SHOWN {
+        eprintln!(
+            "warning: {}: {} more edges match no edge of another tile",
+            puzzle.source.display(),
+            lonely.len() - LONELY_SHOWN
+        );
+    }
+}
+
+/// The lonely edges named one by one before the rest are counted.
+const LONELY_SHOWN: usize = 5;
+
 /// Load a puzzle as its file says, noting the file as an input ([`reads`]).
 fn load_plain(path: &Path) -> Result<Puzzle, CliError> {
     let puzzle = Puzzle::load(path)?;
+    warn_lonely(&puzzle);
     if let Ok(file) = crate::puzzle::resolve(path) {
         reads(&file);
     }

@@ -65,6 +65,8 @@ pub struct SolveArgs {
     /// of center, corner, lex, anchor, picture-lex, tiles (docs/symmetry.md).
     #[arg(long, value_name = "LIST", default_value = "none")]
     pub symmetry: Symmetry,
+    #[command(flatten)]
+    pub unproven: UnprovenArgs,
     /// What counts as one class: rotation (labelled solutions up to board
     /// turns) or picture (finished pictures up to board turns).
     #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
@@ -139,6 +141,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
+    args.unproven.check([&args.symmetry], args.equivalence)?;
     // Refuse a bad output folder or bad tile images before solving.
     let images = match &args.out {
         Some(dir) => {
@@ -208,6 +211,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let options = SolveOptions {
         split: args.split.unwrap_or(Split::Auto),
         symmetry: args.symmetry.clone(),
+        allow_unproven: args.unproven.allow_unproven_symmetry,
         equivalence: args.equivalence,
         limit: args.limit.map(|n| n as usize),
         keep: if args.count {
@@ -315,11 +319,14 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let mut drawing_stopped = false;
     if let Some(dir) = &args.out {
         let shown = report.shown().len();
+        // Said before the drawing starts: it can take minutes.
         if shown > args.max_pictures {
             eprintln!(
                 "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",
                 args.max_pictures
             );
+        } else {
+            eprintln!("drawing {shown} solutions");
         }
         // Ctrl-C and the time limit also stop the drawing.
         let deadline = options.deadline(started);

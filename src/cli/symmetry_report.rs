@@ -12,6 +12,12 @@ pub struct ReportArgs {
     pub hints: HintArgs,
     #[command(flatten)]
     pub models: ModelsArgs,
+    /// The combinations to report, e.g. --symmetry center,lex --symmetry
+    /// anchor (repeat the option; proven or not, each gets its verdicts).
+    /// The `none` run always comes first: it is the reference. Default:
+    /// each formulation alone and with tiles.
+    #[arg(long, value_name = "LIST", conflicts_with = "constraints_only")]
+    pub symmetry: Vec<Symmetry>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -31,6 +37,7 @@ pub struct ReportArgs {
 }
 
 pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
     // The full tree: the `none` row is the plain model, the baseline every
     // formulation is compared with.
@@ -61,9 +68,24 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         }
     }
     let base = args.run.options(&stop);
-    let combos = match args.constraints_only {
-        true => vec![Symmetry::none()],
-        false => crate::symmetry::report_combinations(),
+    let combos = if args.constraints_only {
+        vec![Symmetry::none()]
+    } else if args.symmetry.is_empty() {
+        crate::symmetry::report_combinations()
+    } else {
+        let given = args.symmetry.iter().filter(|s| !s.is_none()).cloned();
+        std::iter::once(Symmetry::none()).chain(given).collect()
+    };
+    // --time-limit is the whole report's, shared among its rows.
+    let per_run = combos.len() + usize::from(!own.is_empty());
+    let mut time = crate::solve::TimeShare::new(
+        args.run.time_limit,
+        started,
+        puzzles.len() * solvers.len() * per_run,
+    );
+    let base = SolveOptions {
+        time_limit: None,
+        ..base
     };
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
@@ -83,6 +105,7 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
                 &combos,
                 &base,
                 own.as_ref(),
+                &mut time,
             )?);
         }
     }

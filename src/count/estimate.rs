@@ -26,6 +26,10 @@ pub struct Estimate {
     pub probes: u64,
     /// Probes that reached a full board.
     pub complete_probes: u64,
+    /// A count proven meanwhile (what a stopped exact method found): the
+    /// interval never reaches below it.
+    #[serde(default)]
+    pub at_least: f64,
 }
 
 /// How an [`Estimate`] is written.
@@ -35,7 +39,13 @@ struct Shown {
     std_error: f64,
     probes: u64,
     complete_probes: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    at_least: f64,
     interval_95: Option<[f64; 2]>,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl From<Estimate> for Shown {
@@ -45,20 +55,32 @@ impl From<Estimate> for Shown {
             std_error: e.std_error,
             probes: e.probes,
             complete_probes: e.complete_probes,
+            at_least: e.at_least,
             interval_95: e.interval().map(|(lo, hi)| [lo, hi]),
         }
     }
 }
 
 impl Estimate {
-    /// The 95% confidence interval (normal approximation), clipped at 0;
-    /// none when no probe reached a full board ([`Mean::if_reached`]).
+    /// The 95% confidence interval (normal approximation), clipped at 0
+    /// and at the proven count [`Estimate::at_least`]; none when no probe
+    /// reached a full board ([`Mean::if_reached`]).
     pub(crate) fn interval(&self) -> Option<(f64, f64)> {
         let m = Mean {
             mean: self.mean,
             std_error: self.std_error,
         };
-        m.if_reached(self.complete_probes).map(|m| m.interval_95())
+        m.if_reached(self.complete_probes)
+            .map(|m| m.interval_95())
+            .map(|(lo, hi)| (lo.max(self.at_least), hi.max(self.at_least)))
+    }
+
+    /// With a count proven meanwhile.
+    pub(crate) fn at_least(self, proven: u128) -> Estimate {
+        Estimate {
+            at_least: self.at_least.max(proven as f64),
+            ..self
+        }
     }
 
     /// `a * self` (a >= 0).
@@ -77,6 +99,7 @@ impl Estimate {
             std_error: ((a * self.std_error).powi(2) + (b * other.std_error).powi(2)).sqrt(),
             probes: self.probes + other.probes,
             complete_probes: self.complete_probes + other.complete_probes,
+            at_least: 0.0,
         }
     }
 }
@@ -120,6 +143,7 @@ pub(super) fn knuth(
         std_error,
         probes: made,
         complete_probes: complete,
+        at_least: 0.0,
     }
 }
 
@@ -166,6 +190,7 @@ mod tests {
             std_error: 0.0,
             probes: 1_000,
             complete_probes: 0,
+            at_least: 0.0,
         };
         assert_eq!(e.interval(), None);
         // The JSON says so, and reads back.
@@ -183,6 +208,13 @@ mod tests {
         let json = serde_json::to_value(e).unwrap();
         assert_eq!(json["interval_95"], serde_json::json!([lo, hi]));
         assert_eq!(serde_json::from_value::<Estimate>(json).unwrap(), e);
+        // A count proven meanwhile lifts the interval, never below it.
+        let proven = e.at_least(8);
+        assert_eq!(proven.interval(), Some((8.0, hi)));
+        assert_eq!(e.at_least(20).interval(), Some((20.0, 20.0)));
+        let json = serde_json::to_value(proven).unwrap();
+        assert_eq!(json["at_least"], serde_json::json!(8.0));
+        assert_eq!(serde_json::from_value::<Estimate>(json).unwrap(), proven);
     }
 
     #[test]

@@ -29,7 +29,8 @@ use crate::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, UnitCounts,
+    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, TimeShare,
+    UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 
@@ -68,7 +69,8 @@ pub struct CountOptions {
     pub methods: Vec<Method>,
     /// Estimate when no exact method finishes, even if not asked for.
     pub estimate_if_unfinished: bool,
-    /// Each method's own time limit.
+    /// The whole count's time limit, shared among its methods
+    /// ([`TimeShare`]).
     pub time_limit: Option<Duration>,
     pub threads: usize,
     pub stop: StopToken,
@@ -220,21 +222,38 @@ pub struct ShardCount {
 pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
     let labellings = labellings_per_picture(puzzle);
     let mut results: Vec<MethodResult> = Vec::new();
+    // The time limit is the whole count's: the methods share it (the
+    // estimate run when nothing exact finishes has a share kept for it).
+    let fallback = options.estimate_if_unfinished && !options.methods.contains(&Method::Estimate);
+    let mut share = TimeShare::new(
+        options.time_limit,
+        Instant::now(),
+        options.methods.len() + usize::from(fallback),
+    );
+    let with_share = |share: &mut TimeShare| CountOptions {
+        time_limit: share.next_limit(),
+        ..options.clone()
+    };
     for &m in &options.methods {
         if options.stop.is_stopped() {
             break;
         }
-        results.push(run_method(puzzle, m, labellings, options));
+        results.push(run_method(puzzle, m, labellings, &with_share(&mut share)));
     }
     let exact = |r: &MethodResult| r.status == Status::Complete;
-    if options.estimate_if_unfinished
-        && !results.iter().any(exact)
-        && !options.methods.contains(&Method::Estimate)
-        && !options.stop.is_stopped()
-    {
-        results.push(run_method(puzzle, Method::Estimate, labellings, options));
+    if fallback && !results.iter().any(exact) && !options.stop.is_stopped() {
+        let o = with_share(&mut share);
+        results.push(run_method(puzzle, Method::Estimate, labellings, &o));
     }
     let (counts, agreed_by, disagreement) = agree(&results);
+    // An estimate never reaches below what a stopped method proved.
+    if let Some(found) = found_before_stopping(&results) {
+        for e in results.iter_mut().filter_map(|r| r.estimate.as_mut()) {
+            e.raw = e.raw.at_least(found.raw);
+            e.classes = e.classes.at_least(found.classes);
+            e.pictures = e.pictures.at_least(found.pictures);
+        }
+    }
     CountReport {
         puzzle: puzzle.name.clone(),
         n: puzzle.rows,
@@ -280,6 +299,27 @@ pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> Cou
         prefix_nodes,
     });
     report
+}
+
+/// The most each count reached in the methods that stopped (lower bounds),
+/// count by count.
+fn found_before_stopping(results: &[MethodResult]) -> Option<Counts> {
+    results
+        .iter()
+        .filter(|m| m.status == Status::Stopped)
+        .filter_map(|m| m.counts)
+        .reduce(|a, b| Counts {
+            raw: a.raw.max(b.raw),
+            classes: a.classes.max(b.classes),
+            pictures: a.pictures.max(b.pictures),
+        })
+}
+
+impl CountReport {
+    /// The lower bounds the stopped methods proved, if any.
+    pub(crate) fn found_before_stopping(&self) -> Option<Counts> {
+        found_before_stopping(&self.methods)
+    }
 }
 
 /// The exact counts the complete methods agree on, and a contradiction if

@@ -1,4 +1,12 @@
-//! A ceiling on the process's resident memory while CP-SAT searches.
+//! A ceiling on the memory a CP-SAT run adds to its process.
+//!
+//! The ceiling belongs to the run, not to the process: a run reads the
+//! process's resident memory when it starts, and the ceiling is that much
+//! plus its allowance (900 MB unless `--memory-limit` says otherwise). So a
+//! solve inside a process that already holds gigabytes (a notebook, a test
+//! binary) gets the same allowance as one from the command line
+//! (docs/model.md, "Memory ceiling", says why this mechanism and not
+//! CP-SAT's own `max_memory_in_mb`).
 //!
 //! A solve's own state grows while it searches (a 16x16 `edge` subproblem
 //! from 560 MB after presolve to 880 MB after a minute of search,
@@ -20,10 +28,23 @@
 //! solutions (`--limit`, one solve with every worker) have nothing to split
 //! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
-/// Resident memory (bytes) past which running solves are stopped, unless
-/// the run asks for another (`--memory-limit`): under issue 15's 1 GB for
-/// a 16x16 board, with room for the solve being stopped to notice.
-pub(crate) const MEMORY_CEILING: u64 = 900_000_000;
+/// The memory (bytes) a run may add to its process before its running
+/// solves are stopped, unless the run asks for another (`--memory-limit`):
+/// under 1 GB for a 16x16 board, with room for the solve being stopped to
+/// notice.
+pub(crate) const MEMORY_ALLOWANCE: u64 = 900_000_000;
+
+/// The resident size (bytes) past which a run that starts now and may add
+/// `allowance` is stopped: what the process holds now plus the allowance.
+/// Where resident memory cannot be read, the allowance alone (the ceiling
+/// is then never looked at: [`over`] needs the same reading).
+/// An allowance of 0 gives 0: every look finds the run past it.
+pub(crate) fn for_run(allowance: u64) -> u64 {
+    if allowance == 0 {
+        return 0;
+    }
+    resident_bytes().unwrap_or(0).saturating_add(allowance)
+}
 
 /// The process's resident memory in bytes (`VmRSS` of /proc/self/status),
 /// or None where that cannot be read (not Linux).
@@ -41,7 +62,7 @@ fn resident_bytes() -> Option<u64> {
 }
 
 /// Whether the process is past `ceiling`.
-fn over(ceiling: u64) -> bool {
+pub(crate) fn over(ceiling: u64) -> bool {
     resident_bytes().is_some_and(|b| b > ceiling)
 }
 
@@ -100,12 +121,21 @@ impl Slots {
     }
 
     /// A subproblem was stopped at the ceiling: whether it had `searched`
-    /// (branched or found a solution) and `can_split` (is adaptive and
-    /// leaves cells free). One slot fewer from now on.
-    pub(crate) fn after_stop(&mut self, searched: bool, can_split: bool) -> AfterStop {
+    /// (branched or found a solution), `can_split` (is adaptive and leaves
+    /// cells free), and whether the process is `still_over` the ceiling
+    /// with no solve of the run left running (what the run holds outside
+    /// its solves, its model, passes the ceiling alone: no part, however
+    /// small, would fit). One slot fewer from now on.
+    pub(crate) fn after_stop(
+        &mut self,
+        searched: bool,
+        can_split: bool,
+        still_over: bool,
+    ) -> AfterStop {
         let alone = self.0 == 1;
         self.0 = (self.0 - 1).max(1);
         match (searched && can_split, alone) {
+            _ if still_over => AfterStop::Stop,
             (true, _) => AfterStop::Split,
             (false, false) => AfterStop::Retry,
             (false, true) => AfterStop::Stop,
@@ -139,25 +169,51 @@ mod tests {
     }
 
     #[test]
+    fn a_run_s_ceiling_starts_from_what_the_process_holds() {
+        if cfg!(not(target_os = "linux")) {
+            return;
+        }
+        // 64 MB held before the run starts is not the run's: a ceiling of
+        // 32 MB added is not passed by it.
+        let held = std::hint::black_box(vec![1u8; 64 << 20]);
+        let ceiling = for_run(32 << 20);
+        assert!(ceiling >= (64 << 20) + (32 << 20), "{ceiling}");
+        assert!(for_run(u64::MAX) == u64::MAX);
+        assert!(for_run(0) == 0 && over(0));
+        drop(std::hint::black_box(held));
+    }
+
+    #[test]
     fn a_stopped_search_is_split_and_a_lone_presolve_stops_the_run() {
         let mut slots = Slots::new(2);
         // Another solve was running: retry later, one at a time from now.
-        assert_eq!(slots.after_stop(false, true), AfterStop::Retry);
+        assert_eq!(slots.after_stop(false, true, false), AfterStop::Retry);
         assert_eq!(slots.get(), 1);
         // It searched: its parts start afresh.
-        assert_eq!(slots.after_stop(true, true), AfterStop::Split);
+        assert_eq!(slots.after_stop(true, true, false), AfterStop::Split);
         assert_eq!(slots.get(), 1);
         // Alone and never searched, or nothing left to split: give up.
-        assert_eq!(slots.after_stop(false, true), AfterStop::Stop);
-        assert_eq!(slots.after_stop(true, false), AfterStop::Stop);
+        assert_eq!(slots.after_stop(false, true, false), AfterStop::Stop);
+        assert_eq!(slots.after_stop(true, false, false), AfterStop::Stop);
         assert_eq!(Slots::new(0).get(), 1);
+    }
+
+    #[test]
+    fn a_run_over_its_ceiling_with_no_solve_running_stops() {
+        // Its parts would be smaller, but what the run holds besides its
+        // solves already passes the ceiling.
+        for slots in [1, 2, 4] {
+            let mut s = Slots::new(slots);
+            assert_eq!(s.after_stop(true, true, true), AfterStop::Stop);
+            assert_eq!(s.after_stop(false, true, true), AfterStop::Stop);
+        }
     }
 
     #[test]
     fn every_stop_takes_a_slot_down_to_one() {
         let mut slots = Slots::new(4);
         for want in [3, 2, 1, 1] {
-            assert_eq!(slots.after_stop(true, true), AfterStop::Split);
+            assert_eq!(slots.after_stop(true, true, false), AfterStop::Split);
             assert_eq!(slots.get(), want);
         }
     }

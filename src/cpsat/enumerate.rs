@@ -181,8 +181,9 @@ pub struct Limits {
     /// Boards of at least this many cells start cut into range parts
     /// (`--split auto` only).
     pub eager_cells: usize,
-    /// Resident memory (bytes) past which running solves are stopped
-    /// (src/cpsat/ceiling.rs).
+    /// Memory (bytes) the run may add to its process before running solves
+    /// are stopped (src/cpsat/ceiling.rs); the solver turns it into a
+    /// resident size when the run starts. 0: the run is always past it.
     pub memory_ceiling: u64,
 }
 
@@ -197,7 +198,7 @@ impl Default for Limits {
             whole_slice: WHOLE_SLICE,
             range_parts: RANGE_PARTS,
             eager_cells: EAGER_CELLS,
-            memory_ceiling: ceiling::MEMORY_CEILING,
+            memory_ceiling: ceiling::MEMORY_ALLOWANCE,
         }
     }
 }
@@ -400,8 +401,11 @@ pub(crate) fn enumerate(
             }
             let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
             let searched = r.branches > 0 || !r.solutions.is_empty();
-            let after_ceiling = (r.at_ceiling && stop_reason.is_none())
-                .then(|| slots.after_stop(searched, can_split));
+            let after_ceiling = (r.at_ceiling && stop_reason.is_none()).then(|| {
+                // A stopped solve's memory is back when it returns.
+                let still_over = in_flight == 0 && ceiling::over(limits.memory_ceiling);
+                slots.after_stop(searched, can_split, still_over)
+            });
             let split = can_split
                 && stop_reason.is_none()
                 && match r.ended {
@@ -453,7 +457,8 @@ pub(crate) fn enumerate(
                     Ended::Complete => unit_left(0),
                     Ended::Stopped if after_ceiling == Some(AfterStop::Stop) => {
                         // One solve alone passes the ceiling before it
-                        // searches: nothing deeper would fit either.
+                        // searches, or the run does with none running:
+                        // nothing deeper would fit either.
                         incomplete = true;
                         stop_reason = Some(StopReason::MemoryLimit);
                         shared.stop_all();

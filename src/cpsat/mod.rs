@@ -226,6 +226,9 @@ impl Solver for CpSat {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
+        // The run's memory is counted from what the process holds now.
+        let run_ceiling =
+            ceiling::for_run(options.memory_limit.unwrap_or(self.limits.memory_ceiling));
         let deadline = options.deadline(start);
         let stopped = || options.stop.is_stopped();
         let budget = Budget {
@@ -259,9 +262,9 @@ impl Solver for CpSat {
         if !self.encoding.0.start_in_ranges() {
             limits.eager_cells = usize::MAX;
         }
-        if let Some(bytes) = options.memory_limit {
-            limits.memory_ceiling = bytes;
-        }
+        // From here on the ceiling is a resident size: what the process
+        // held when this run started plus what the run may add.
+        limits.memory_ceiling = run_ceiling;
         let run = enumerate::Run {
             rt: self.rt,
             limits,

@@ -15,6 +15,11 @@ use crate::board::Solution;
 use crate::solve::{Counts, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
 use crate::symmetry::Equivalence;
 
+/// A report without `symmetry_proven` ran a proven symmetry.
+fn proven() -> bool {
+    true
+}
+
 /// How the shards were written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -36,6 +41,9 @@ struct ShardReport {
     solver_version: String,
     model: String,
     symmetry: String,
+    /// Absent where the symmetry is proven.
+    #[serde(default = "proven")]
+    symmetry_proven: bool,
     equivalence: String,
     outcome: String,
     stopped_by: Option<StopReason>,
@@ -289,6 +297,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
         solver_version: first.report.solver_version.clone(),
         model: first.report.model.clone(),
         symmetry: first.report.symmetry.clone(),
+        symmetry_proven: first.report.symmetry_proven,
         equivalence,
         outcome,
         counts: Counts {

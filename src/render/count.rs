@@ -1,7 +1,7 @@
 //! `scramble count` as text: one row per method, then the counts and how
 //! they were obtained.
 
-use crate::count::{CountReport, Estimate, MethodResult, Status};
+use crate::count::{CountReport, Estimate, Estimates, MethodResult, Status};
 use crate::symmetry::Equivalence;
 
 use super::table;
@@ -63,10 +63,11 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
             };
             match p.interval() {
                 Some((lo, hi)) => out.push_str(&format!(
-                    "; estimated {} {:.3e} (95% interval {lo:.3e} to {hi:.3e}, {} probes)",
+                    "; estimated {} {:.3e} (95% interval {} to {hi:.3e}, {})",
                     equivalence_name(equivalence),
                     p.mean,
-                    p.probes
+                    lower_bound(lo, p.at_least),
+                    probes_behind(&e, equivalence)
                 )),
                 None => out.push_str(&format!(
                     "; no estimate: none of {} probes reached a full board (full boards are too rare for so few probes; more with --probes)",
@@ -74,13 +75,7 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
                 )),
             }
         }
-        if let Some(c) = r
-            .methods
-            .iter()
-            .filter(|m| m.status == Status::Stopped)
-            .filter_map(|m| m.counts)
-            .max_by_key(|c| c.pictures)
-        {
+        if let Some(c) = r.found_before_stopping() {
             out.push_str(&format!(
                 "; at least {} (found before stopping)",
                 c.under(equivalence)
@@ -124,8 +119,11 @@ fn row(m: &MethodResult) -> Vec<String> {
     }
     let mut notes: Vec<String> = Vec::new();
     if let Some(f) = m.fixed {
+        // The pictures column counts classes under board turns; these are
+        // the pictures before that (Burnside's terms).
         notes.push(format!(
-            "{} pictures, {} fixed by a half turn, {} by a quarter turn; peak {} states",
+            "{} pictures before board turns, {} fixed by a half turn, {} by a quarter turn; \
+             peak {} states",
             f.pictures, f.half_turn, f.quarter_turn, f.peak_states
         ));
     }
@@ -134,8 +132,9 @@ fn row(m: &MethodResult) -> Vec<String> {
     }
     if let Some(e) = m.estimate {
         notes.push(format!(
-            "{} probes, {} reached a full board",
-            e.pictures.probes, e.pictures.complete_probes
+            "{}; {} reached a full board",
+            probes_note(&e),
+            e.pictures.complete_probes
         ));
     }
     if let Some(msg) = &m.message {
@@ -143,6 +142,43 @@ fn row(m: &MethodResult) -> Vec<String> {
     }
     cells.push(notes.join("; "));
     cells
+}
+
+/// An interval's lower end: exact where it is the proven count (rounded to
+/// four digits it could read below it), else in scientific notation.
+fn lower_bound(lo: f64, proven: f64) -> String {
+    if lo == proven && proven > 0.0 {
+        format!("{proven:.0}")
+    } else {
+        format!("{lo:.3e}")
+    }
+}
+
+/// The probes behind an estimate, as the table's notes and the summary
+/// both say them: the labelled and class counts come from the full tree,
+/// the picture count also from the trees of pictures a turn fixes.
+fn probes_note(e: &Estimates) -> String {
+    if e.pictures.probes == e.classes.probes {
+        format!("{} probes", e.classes.probes)
+    } else {
+        format!(
+            "{} probes of the full tree, {} with the trees of turned pictures",
+            e.classes.probes, e.pictures.probes
+        )
+    }
+}
+
+/// The probes behind the estimate of the count `equivalence` picks, in the
+/// words of [`probes_note`].
+fn probes_behind(e: &Estimates, equivalence: Equivalence) -> String {
+    match equivalence {
+        _ if e.pictures.probes == e.classes.probes => format!("{} probes", e.classes.probes),
+        Equivalence::Rotation => format!("{} probes of the full tree", e.classes.probes),
+        Equivalence::Picture => format!(
+            "{} probes with the trees of turned pictures",
+            e.pictures.probes
+        ),
+    }
 }
 
 /// `~mean±error` in scientific notation; `?` where no probe reached a

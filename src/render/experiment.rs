@@ -65,12 +65,18 @@ pub(crate) fn text(rows: &[Row]) -> String {
     let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
     let mut out = table::text(&HEADER, &table);
     for r in rows.iter().filter(|r| r.contradicts_docs) {
-        out.push_str(&format!(
-            "NOT EXACT: {} on {} is documented exact for {}\n",
-            r.formulation,
-            r.puzzle,
-            r.documented_exact.join(" and ")
-        ));
+        out.push_str(&match r.documented_exact.is_empty() {
+            false => format!(
+                "NOT EXACT: {} on {} is documented exact for {}\n",
+                r.formulation,
+                r.puzzle,
+                r.documented_exact.join(" and ")
+            ),
+            true => format!(
+                "LOSES CLASSES: {} on {} is documented to keep a member of every class\n",
+                r.formulation, r.puzzle
+            ),
+        });
     }
     out
 }

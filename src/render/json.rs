@@ -55,6 +55,10 @@ struct Json<'a> {
     solver_version: &'a str,
     model: &'a str,
     symmetry: &'a str,
+    /// Present (false) only where the symmetry is not proven to keep a
+    /// member of every class: the counts may then be too low.
+    #[serde(skip_serializing_if = "is_true")]
+    symmetry_proven: bool,
     equivalence: &'a str,
     complete: bool,
     outcome: &'static str,
@@ -150,6 +154,7 @@ fn object<'a>(
         solver_version: &res.solver_version,
         model: &res.model,
         symmetry: &res.symmetry,
+        symmetry_proven: res.symmetry_proven,
         equivalence: res.equivalence.name(),
         complete: res.outcome.is_complete(),
         outcome,
@@ -169,4 +174,8 @@ fn object<'a>(
         shards_missing: extra.shards_missing,
         shards_incomplete: extra.shards_incomplete,
     }
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }

@@ -31,6 +31,17 @@ pub(crate) fn classes_under(group: Group) -> &'static str {
     }
 }
 
+/// The line every text report of a run gives when its symmetry is not
+/// proven to keep a member of every class.
+pub(crate) fn unproven_warning(res: &SolveResult) -> String {
+    format!(
+        "UNPROVEN: symmetry {} is not proven to keep a member of every {} class; \
+         the counts may be too low (docs/symmetry.md)",
+        res.symmetry,
+        res.equivalence.name()
+    )
+}
+
 /// Okabe and Ito's colour-blind-safe palette: orange, sky blue, bluish
 /// green, yellow, blue, vermillion, reddish purple, black.
 pub(crate) const OKABE_ITO: [&str; 8] = [

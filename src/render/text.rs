@@ -23,6 +23,9 @@ pub fn render(r: &Report<'_>) -> String {
         res.symmetry,
         res.equivalence.name()
     );
+    if !res.symmetry_proven {
+        let _ = writeln!(out, "{}", super::unproven_warning(res));
+    }
     let c = &res.counts;
     let _ = writeln!(out, "raw solutions: {}", c.raw);
     let _ = writeln!(out, "canonical solutions: {}", c.under(res.equivalence));

@@ -146,6 +146,10 @@ pub struct SolveOptions {
     pub stop: StopToken,
     /// Symmetry-breaking constraints added to the model.
     pub symmetry: Symmetry,
+    /// Run a `symmetry` that is not proven to keep a member of every class
+    /// under `equivalence` (the result says so); without it such a run is
+    /// refused ([`Symmetry::proven`]).
+    pub allow_unproven: bool,
     /// What counts as one class in `canonical`.
     pub equivalence: Equivalence,
     /// Stop once this many classes (under `equivalence`) are found.
@@ -173,6 +177,7 @@ impl Default for SolveOptions {
             split: Split::Auto,
             stop: StopToken::new(),
             symmetry: Symmetry::none(),
+            allow_unproven: false,
             equivalence: Equivalence::Rotation,
             limit: None,
             keep: Keep::All,
@@ -186,6 +191,40 @@ impl SolveOptions {
     /// When a solve that started at `start` must end.
     pub(crate) fn deadline(&self, start: Instant) -> Option<Instant> {
         self.time_limit.map(|t| self.started.unwrap_or(start) + t)
+    }
+}
+
+/// A command's `--time-limit` shared among the solves (methods, rows,
+/// runs) it runs one after another: each gets an equal share of the time
+/// left, so one that ends early leaves its time to the ones after it, and
+/// the last ends at the command's deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeShare {
+    deadline: Option<Instant>,
+    left: usize,
+}
+
+impl TimeShare {
+    /// `limit` from `start` shared among `solves`.
+    pub fn new(limit: Option<Duration>, start: Instant, solves: usize) -> TimeShare {
+        TimeShare {
+            deadline: limit.map(|l| start + l),
+            left: solves,
+        }
+    }
+
+    /// The time limit of the next solve (None: no limit); counts it.
+    pub fn next_limit(&mut self) -> Option<Duration> {
+        let deadline = self.deadline?;
+        let rest = deadline.saturating_duration_since(Instant::now());
+        let share = rest / self.left.max(1) as u32;
+        self.left = self.left.saturating_sub(1);
+        Some(share)
+    }
+
+    /// Whether the command's time is up.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -366,6 +405,9 @@ pub struct SolveResult {
     pub model: String,
     /// The symmetry breaking used, e.g. `lex,tiles`.
     pub symmetry: String,
+    /// Whether `symmetry` is proven to keep a member of every class under
+    /// `equivalence` (if not, a complete run's counts may be too low).
+    pub symmetry_proven: bool,
     /// The equivalence `canonical()` follows.
     pub equivalence: Equivalence,
     pub outcome: Outcome,
@@ -417,6 +459,9 @@ pub(crate) fn run_with(
     mut collector: Collector<'_>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
+    if !options.allow_unproven {
+        options.symmetry.proven(options.equivalence)?;
+    }
     let start = collector.set_up(
         options.keep,
         options.equivalence,
@@ -458,6 +503,7 @@ pub(crate) fn run_with(
         solver_version: solver.version(),
         model: solver.model_name(),
         symmetry: options.symmetry.name(),
+        symmetry_proven: options.symmetry.keeps(options.equivalence).is_proven(),
         equivalence: options.equivalence,
         outcome,
         counts,
@@ -481,5 +527,24 @@ mod tests {
         assert_eq!("none".parse::<Split>(), Ok(Split::None));
         assert_eq!("2".parse::<Split>(), Ok(Split::Depth(2)));
         assert!("x".parse::<Split>().is_err());
+    }
+
+    #[test]
+    fn a_time_limit_is_shared_among_the_solves_left() {
+        // Far from the deadline: the shares are fractions of what is left.
+        let start = Instant::now();
+        let mut share = TimeShare::new(Some(Duration::from_secs(3000)), start, 3);
+        let first = share.next_limit().unwrap();
+        assert!(first <= Duration::from_secs(1000) && first > Duration::from_secs(990));
+        let second = share.next_limit().unwrap();
+        assert!(second <= Duration::from_secs(1500) && second > Duration::from_secs(1490));
+        // The last share is the rest, and so is any past the count.
+        assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
+        assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
+        assert!(!share.expired());
+        let mut none = TimeShare::new(None, start, 2);
+        assert_eq!((none.next_limit(), none.expired()), (None, false));
+        let over = TimeShare::new(Some(Duration::ZERO), start, 1);
+        assert!(over.expired());
     }
 }

@@ -174,6 +174,39 @@ pub enum SymmetryError {
         name: String,
         reason: String,
     },
+    #[error(
+        "--symmetry {name} is not proven to keep a member of every {equivalence} class \
+         (docs/symmetry.md, \"Which combinations are exact\"): its counts may be too low. \
+         Proven for {equivalence}: {proven}; pass --allow-unproven-symmetry to run it anyway \
+         (every report then marks the result unproven)"
+    )]
+    Unproven {
+        name: String,
+        equivalence: &'static str,
+        proven: String,
+    },
+}
+
+/// What a combination of formulations is proven to keep of every class
+/// under an equivalence (docs/symmetry.md, "Which combinations are exact").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeps {
+    /// Every solution (`none`).
+    Every,
+    /// Exactly one member of every class: its raw count is the class count.
+    ExactlyOne,
+    /// At least one member of every class: the class count is right, the
+    /// raw count may hold several members of a class.
+    AtLeastOne,
+    /// Nothing proven: it may keep no member of some class.
+    Unproven,
+}
+
+impl Keeps {
+    /// Whether the class count of a complete run is proven right.
+    pub fn is_proven(self) -> bool {
+        self != Keeps::Unproven
+    }
 }
 
 /// A combination of formulations, e.g. `lex,tiles`; empty is `none`.
@@ -278,19 +311,60 @@ impl Symmetry {
         }
     }
 
+    /// What this combination is proven (docs/symmetry.md) to keep of every
+    /// class under `e`. The proofs cover single formulations and
+    /// `picture-lex,tiles`; any other combination is unproven (two exact
+    /// rules keep different members of a class, so together they may keep
+    /// none: `center,lex` keeps 33 of 126 classes on a 3x3 puzzle).
+    pub fn keeps(&self, e: Equivalence) -> Keeps {
+        let names: Vec<&str> = self.parts.iter().map(|p| p.name()).collect();
+        match (names.as_slice(), e) {
+            ([], _) => Keeps::Every,
+            // One labelled member of each rotation class (proved per
+            // formulation); a picture class holds one or more of those.
+            (["center" | "corner" | "lex" | "anchor"], Equivalence::Rotation) => Keeps::ExactlyOne,
+            (["center" | "corner" | "lex" | "anchor"], Equivalence::Picture) => Keeps::AtLeastOne,
+            // Every member whose picture is the lex-smallest of its turns:
+            // one or more per rotation class, so per picture class.
+            (["picture-lex"], _) => Keeps::AtLeastOne,
+            // One labelled board per fixed picture: every picture class,
+            // up to four of its turns; labelled classes are lost.
+            (["tiles"], Equivalence::Picture) => Keeps::AtLeastOne,
+            (["picture-lex", "tiles"] | ["tiles", "picture-lex"], Equivalence::Picture) => {
+                Keeps::ExactlyOne
+            }
+            _ => Keeps::Unproven,
+        }
+    }
+
+    /// An error unless this combination is proven to keep a member of
+    /// every class under `e`.
+    pub fn proven(&self, e: Equivalence) -> Result<(), SymmetryError> {
+        if self.keeps(e).is_proven() {
+            return Ok(());
+        }
+        let proven = ALL
+            .iter()
+            .map(|f| Symmetry { parts: vec![*f] })
+            .chain(["picture-lex,tiles".parse().expect("known names")])
+            .filter(|s| s.keeps(e).is_proven())
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(", ");
+        Err(SymmetryError::Unproven {
+            name: self.name(),
+            equivalence: e.name(),
+            proven,
+        })
+    }
+
     /// The equivalences under which this combination is documented (and
     /// proved, docs/symmetry.md) to keep exactly one solution per class.
     pub(crate) fn exact_for(&self) -> Vec<Equivalence> {
-        let name = self.name();
-        let board_exact = ["center", "corner", "lex", "anchor"];
-        let mut out = Vec::new();
-        if board_exact.contains(&name.as_str()) {
-            out.push(Equivalence::Rotation);
-        }
-        if EXACT_FOR_PICTURES.contains(&name.as_str()) {
-            out.push(Equivalence::Picture);
-        }
-        out
+        [Equivalence::Rotation, Equivalence::Picture]
+            .into_iter()
+            .filter(|&e| self.keeps(e) == Keeps::ExactlyOne)
+            .collect()
     }
 }
 
@@ -319,9 +393,6 @@ pub(crate) fn picture_representative() -> Symmetry {
         parts: vec![&tiles::Tiles],
     }
 }
-
-/// Combinations documented exact for picture equivalence.
-pub(crate) const EXACT_FOR_PICTURES: &[&str] = &["picture-lex,tiles"];
 
 /// The combinations `scramble symmetry-report` runs, in order.
 pub(crate) fn report_combinations() -> Vec<Symmetry> {

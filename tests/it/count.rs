@@ -197,7 +197,10 @@ fn cli_estimate_where_no_probe_reaches_a_full_board_gives_no_interval() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("clue2: 6x12, 72 tiles"), "{text}");
     assert!(
-        text.contains("2000 probes, 0 reached a full board"),
+        text.contains(
+            "1000 probes of the full tree, 2000 with the trees of turned pictures; \
+             0 reached a full board"
+        ),
         "{text}"
     );
     assert!(!text.contains("stopped after"), "{text}");
@@ -488,4 +491,132 @@ fn every_order_counts_the_same_and_keeps_its_checkpoint() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--method enumerate"));
+}
+
+#[test]
+fn a_count_s_time_limit_is_for_the_whole_count() {
+    // clue1 is far out of reach of every exact method: each runs until its
+    // share of the limit is up. The methods' times add up to the limit
+    // (with what stopping takes), not to a limit per method.
+    let out = cmd()
+        .args(["count", common::e2("clue1.txt").to_str().unwrap()])
+        .args(["--time-limit", "4", "--threads", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let methods = v["methods"].as_array().unwrap();
+    assert_eq!(methods.len(), 3, "{v}");
+    let total: f64 = methods.iter().map(|m| m["time_s"].as_f64().unwrap()).sum();
+    assert!(total < 4.0 + 2.0, "{total} s in all: {v}");
+}
+
+/// A number after `key` in `text` (digits, dots, signs and exponents).
+fn number_after(text: &str, key: &str) -> f64 {
+    let at = text
+        .find(key)
+        .unwrap_or_else(|| panic!("{key:?} not in {text}"))
+        + key.len();
+    let s: String = text[at..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || ".e+-".contains(*c))
+        .collect();
+    s.parse()
+        .unwrap_or_else(|_| panic!("no number after {key:?} in {text}"))
+}
+
+#[test]
+fn a_count_report_s_text_agrees_with_its_json() {
+    // Seeded, so the text and the JSON runs are the same run twice.
+    let clue = common::e2("clue2.txt");
+    let sternenhimmel = corpus().join("der-sternenhimmel.yaml");
+    let cases: [(&std::path::Path, &[&str]); 3] = [
+        (&clue, &["--method", "estimate", "--probes", "20000"]),
+        (
+            &sternenhimmel,
+            &["--method", "estimate", "--probes", "20000"],
+        ),
+        (&sternenhimmel, &[]),
+    ];
+    for (p, extra) in cases {
+        let run = |format: &str| {
+            let out = cmd()
+                .args(["count", p.to_str().unwrap(), "--format", format])
+                .args(extra)
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let (text, json) = (run("text"), run("json"));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for m in v["methods"].as_array().unwrap() {
+            if let Some(e) = m.get("estimate") {
+                let per_tree = e["classes"]["probes"].as_u64().unwrap();
+                let all = e["pictures"]["probes"].as_u64().unwrap();
+                let reached = e["pictures"]["complete_probes"].as_u64().unwrap();
+                let note = match per_tree == all {
+                    true => format!("{all} probes; {reached} reached a full board"),
+                    false => format!(
+                        "{per_tree} probes of the full tree, {all} with the trees of turned \
+                         pictures; {reached} reached a full board"
+                    ),
+                };
+                assert!(text.contains(&note), "{note:?} not in {text}");
+                if e["classes"]["interval_95"].is_array() {
+                    assert!(text.contains(&format!("{per_tree} probes")), "{text}");
+                }
+            }
+            if let Some(f) = m.get("fixed") {
+                let pictures = f["pictures"].as_u64().unwrap();
+                assert!(
+                    text.contains(&format!("{pictures} pictures before board turns")),
+                    "{text}"
+                );
+                // The column is the classes of pictures: a quarter of those
+                // (Burnside, no picture fixed by a turn here).
+                assert_eq!(m["counts"]["pictures"].as_u64().unwrap() * 4, pictures);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_estimate_s_interval_never_reaches_below_a_proven_count() {
+    // The enumeration stops with millions of boards found; the estimate's
+    // interval starts at that count or above, in the JSON and in the text.
+    let out = cmd()
+        .args(["count", common::e2("clue1.txt").to_str().unwrap()])
+        .args(["--time-limit", "3", "--threads", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = v["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["status"] == "stopped")
+        .filter_map(|m| m["counts"]["classes"].as_f64())
+        .fold(0.0, f64::max);
+    let estimate = v["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|m| m.get("estimate"))
+        .expect("an estimate when nothing exact finished");
+    if let Some(lo) = estimate["classes"]["interval_95"][0].as_f64() {
+        assert!(lo >= found, "{lo} below {found}: {v}");
+    }
+    assert!(found > 0.0, "{v}");
+    let out = cmd()
+        .args(["count", common::e2("clue1.txt").to_str().unwrap()])
+        .args(["--time-limit", "3", "--threads", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.contains("95% interval") {
+        let lo = number_after(&text, "95% interval");
+        let least = number_after(&text, "at least");
+        assert!(lo >= least, "{text}");
+    }
 }

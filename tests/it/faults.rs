@@ -268,7 +268,7 @@ fn a_batch_runs_the_puzzles_as_they_were_checked() {
             "--solvers",
             "backtrack",
             "--time-limit",
-            "3",
+            "9",
             "--threads",
             "1",
         ])
@@ -278,7 +278,8 @@ fn a_batch_runs_the_puzzles_as_they_were_checked() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Loading takes milliseconds; the first run searches for 3 s.
+    // Loading takes milliseconds; the first run searches for its share of
+    // the limit, 3 s.
     std::thread::sleep(std::time::Duration::from_millis(1000));
     std::fs::write(&changed, "1: [[a, '+']]\nnot yaml: [\n").unwrap();
     std::fs::remove_file(&removed).unwrap();

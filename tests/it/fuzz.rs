@@ -1,9 +1,10 @@
-//! The fuzz campaign (issue 16), on stable Rust: corpus files mutated at
+//! The fuzz campaign, on stable Rust: corpus files mutated at
 //! the byte level and YAML generated from a puzzle grammar, each input at
 //! most 64 KB, driven through the loader and what the subcommands do with a
 //! loaded puzzle (model sizes, symmetry checks, a time-limited backtracking
 //! solve, the unsolved picture), and every 500th input through the binary
-//! itself. Fails on a panic, on a run over 1 s, or on an exit code outside
+//! itself. Fails on a panic, on a solve whose verdict does not hold, on a
+//! run over 10 s (a guard against hangs), or on an exit code outside
 //! 0-2. Seeded: a failure names its case, and `FUZZ_SEED` + `FUZZ_CASES`
 //! replay it.
 //!
@@ -20,7 +21,7 @@ use common::{cmd, corpus};
 use scramble::backtrack::Backtrack;
 use scramble::generate::Rng;
 use scramble::puzzle::Puzzle;
-use scramble::solve::{self, Keep, SolveOptions};
+use scramble::solve::{self, Keep, Outcome, SolveOptions, StopReason};
 use scramble::symmetry::Symmetry;
 
 const MAX_INPUT: usize = 64 * 1024;
@@ -202,12 +203,29 @@ fn exercise(p: &Puzzle) {
     if p.rows <= 12 {
         let _ = scramble::render::svg::unsolved_picture(p, None);
     }
+    // A small board's solutions are kept and each checked; a larger one
+    // is counted. Either way the run ends with a verdict it can stand by.
+    let small = p.len() <= 9;
     let opts = SolveOptions {
         time_limit: Some(Duration::from_millis(20)),
-        keep: Keep::Count,
+        keep: if small { Keep::All } else { Keep::Count },
         ..SolveOptions::default()
     };
-    let _ = solve::run(&Backtrack::default(), p, &opts);
+    let r = solve::run(&Backtrack::default(), p, &opts)
+        .unwrap_or_else(|e| panic!("the backtracker failed on a loaded puzzle: {e}"));
+    match &r.outcome {
+        Outcome::Complete => assert!(r.counts.raw > 0 && r.counts.classes > 0),
+        Outcome::Infeasible => assert_eq!(r.counts.raw, 0),
+        Outcome::Incomplete(StopReason::TimeLimit) => {}
+        other => panic!("the backtracker ended {other:?}"),
+    }
+    assert!(r.counts.classes <= r.counts.raw && r.counts.pictures <= r.counts.classes);
+    if small {
+        assert_eq!(r.raw.len() as u128, r.counts.raw);
+        for s in &r.raw {
+            assert_eq!(s.verify(p), Ok(()), "{s:?}");
+        }
+    }
 }
 
 #[test]

@@ -181,13 +181,14 @@ fn compare_says_which_runs_it_could_not_compare() {
     if !common::has_cpsat() {
         return;
     }
-    // clue1 has billions of solutions: neither run finishes in 0.5 s.
+    // clue1 has billions of solutions: neither run finishes in its share
+    // of the 8 s (a quarter each); the seed's runs then finish in theirs.
     let (clue1, s) = (e2("clue1.txt"), seed());
     let args = [clue1.to_str().unwrap(), s.to_str().unwrap()];
     let out = cmd()
         .arg("compare")
         .args(args)
-        .args(["--time-limit", "0.5", "--threads", "1"])
+        .args(["--time-limit", "8", "--threads", "1"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -206,7 +207,7 @@ fn compare_says_which_runs_it_could_not_compare() {
     let out = cmd()
         .arg("compare")
         .args(args)
-        .args(["--time-limit", "0.5", "--threads", "1", "--format", "json"])
+        .args(["--time-limit", "8", "--threads", "1", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

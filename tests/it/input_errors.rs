@@ -217,3 +217,39 @@ fn no_output_replaces_one_of_the_commands_inputs() {
         .code(2);
     assert_eq!(std::fs::read(&yaml).unwrap(), before);
 }
+
+#[test]
+fn a_misspelt_motif_is_warned_of_with_its_file_tile_and_edge() {
+    // The seed puzzle with one motif misspelt (tile 1's right edge): still
+    // a puzzle, answered as the file says (that edge can only face out),
+    // but stderr names the edge that nothing can meet.
+    let seed = std::fs::read_to_string(common::seed().join("input/tile_dict.yaml")).unwrap();
+    let typo = seed.replacen("['ylw', '+']", "['ylow', '+']", 1);
+    assert_ne!(typo, seed);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("typo.yaml");
+    std::fs::write(&file, &typo).unwrap();
+    let out = cmd()
+        .args(["solve", file.to_str().unwrap(), "--solver", "backtrack"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "warning: {}: tile 1, edge 1 (right): [ylow, +] matches no edge of another tile",
+            file.display()
+        )),
+        "{err}"
+    );
+    // The clean seed says nothing.
+    let out = cmd()
+        .args([
+            "solve",
+            common::seed().to_str().unwrap(),
+            "--solver",
+            "backtrack",
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

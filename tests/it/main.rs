@@ -4,6 +4,8 @@
 mod backtrack;
 mod bench_cli;
 mod best_cli;
+mod ceiling;
+mod combinations;
 mod common;
 mod constraints_cli;
 mod corpus_cpsat;

@@ -450,7 +450,7 @@ fn out_draws_at_most_the_pictures_asked_for_and_says_so() {
 fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("scramble"))
         .args([
             "solve",
             corpus().join("quadromino-haba.yaml").to_str().unwrap(),
@@ -463,12 +463,23 @@ fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
+    // The first line of stderr comes as the drawing begins: the interrupt
+    // follows it, whatever the machine's speed.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut first).unwrap();
+    assert!(first.starts_with("drawing "), "{first}");
     if interrupt {
-        std::thread::sleep(std::time::Duration::from_millis(1500));
         common::interrupt(&child);
     }
+    // The rest of stderr beside stdout (a full pipe would block the child).
+    let rest = std::thread::spawn(move || {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        rest
+    });
     let run = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&run.stderr);
+    let err = first + &rest.join().unwrap();
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("stopped while drawing the pictures"), "{err}");
     assert!(!out.exists(), "a folder was written");

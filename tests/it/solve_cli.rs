@@ -164,13 +164,14 @@ fn time_limit_reports_an_incomplete_result() {
     if !common::has_cpsat() {
         return;
     }
-    let p = common::corpus().join("crazy-sheep.yaml");
+    // CP-SAT enumerates 8x8-a for hours: only the limit ends it.
+    let p = common::e2("8x8-a.txt");
     let (v, code) = solve_json(&[p.to_str().unwrap(), "--time-limit", "0.3", "--threads", "1"]);
     assert_eq!(code, 1);
     assert_eq!(v["complete"], false);
     assert_eq!(v["outcome"], "incomplete");
     assert_eq!(v["stopped_by"], "time_limit");
-    assert!(v["raw_count"].as_u64().unwrap() < 880);
+    assert!(v["raw_count"].as_u64().unwrap() < 52 * 4);
 }
 
 #[test]
@@ -237,15 +238,23 @@ fn bad_time_and_memory_limits_are_usage_errors() {
 }
 
 #[test]
-fn a_memory_limit_below_the_process_stops_cp_sat_with_its_reason() {
+fn a_memory_limit_below_the_run_stops_cp_sat_with_its_reason() {
     if !common::has_cpsat() {
         return;
     }
-    // 1 MB is below any process: every solve passes it at once, and the
-    // seed's one solve cannot be cut smaller (--split none).
-    let seed = seed();
-    for extra in [&["--all", "--split", "none"][..], &["--limit", "1"][..]] {
-        let mut args = vec![seed.to_str().unwrap(), "--memory-limit", "1"];
+    // 1 MB is less than any CP-SAT run adds to its process, and these
+    // searches cannot end by themselves (CP-SAT enumerates 8x8-a for hours
+    // and finds no first solution of meta-10x10 in ten minutes): the only
+    // way they end is the ceiling, on any machine. The enumeration's one
+    // solve cannot be cut smaller (--split none).
+    let all = common::e2("8x8-a.txt");
+    let first = common::e2("meta-10x10.txt");
+    let cases = [
+        (&all, &["--all", "--split", "none"][..]),
+        (&first, &["--limit", "1"][..]),
+    ];
+    for (puzzle, extra) in cases {
+        let mut args = vec![puzzle.to_str().unwrap(), "--memory-limit", "1"];
         args.extend_from_slice(extra);
         let (v, code) = solve_json(&args);
         assert_eq!(code, 1, "{extra:?}");
@@ -254,14 +263,16 @@ fn a_memory_limit_below_the_process_stops_cp_sat_with_its_reason() {
     }
     // The text report says what stopped it and how to raise it.
     cmd()
-        .args(["solve", seed.to_str().unwrap(), "--memory-limit", "1"])
+        .args(["solve", all.to_str().unwrap(), "--split", "none"])
+        .args(["--memory-limit", "1"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
             "INCOMPLETE: memory ceiling reached by a CP-SAT solve that cannot be cut smaller \
              (raise it with --memory-limit MB)",
         ));
-    // A ceiling above the process changes nothing.
+    let seed = seed();
+    // A ceiling above the run changes nothing.
     let (v, code) = solve_json(&[seed.to_str().unwrap(), "--memory-limit", "100000"]);
     assert_eq!(code, 0);
     assert_eq!(v["complete"], true);
@@ -396,8 +407,10 @@ fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
     if !common::has_cpsat() {
         return;
     }
-    // No solution of meta-10x10 in 2 s: CP-SAT's own time limit ends the
-    // search just before the run's, and its branches are reported.
+    // No solution of meta-10x10 in 4 s: CP-SAT's own time limit ends the
+    // search just before the run's, and its statistics are reported (a
+    // number, 0 on a machine so loaded that the presolve took it all, never
+    // lost).
     let p = common::e2("meta-10x10.txt");
     let (v, code) = solve_json(&[
         p.to_str().unwrap(),
@@ -406,15 +419,15 @@ fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
         "--limit",
         "1",
         "--time-limit",
-        "2",
+        "4",
         "--threads",
         "1",
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["stopped_by"], "time_limit");
-    assert!(v["solver_stats"]["branches"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["solver_stats"]["branches"].as_u64().is_some(), "{v}");
     assert!(v["solver_stats"]["conflicts"].as_u64().is_some(), "{v}");
-    assert!(v["wall_time_s"].as_f64().unwrap() < 2.2, "{v}");
+    assert!(v["wall_time_s"].as_f64().unwrap() < 4.5, "{v}");
 }
 
 /// A 16x16 whose `edge-boolean` model CP-SAT presolves for seconds without

@@ -136,8 +136,10 @@ fn a_limit_past_the_count_finds_everything() {
     }
 }
 
-fn danger() -> Puzzle {
-    Puzzle::load(&common::corpus().join("danger-puzzle.yaml")).unwrap()
+/// A board CP-SAT neither enumerates nor solves in minutes: a search on it
+/// ends at the ceiling, never by itself, on any machine.
+fn endless() -> Puzzle {
+    Puzzle::load(&common::e2("8x8-a.txt")).unwrap()
 }
 
 #[test]
@@ -145,17 +147,20 @@ fn a_presolve_alone_past_the_memory_ceiling_stops_the_run() {
     if !common::has_cpsat() {
         return;
     }
-    // Every process is past a 1-byte ceiling: the first solve is asked to
-    // stop at its first poll, in its presolve, alone (one thread).
+    // A run with no memory to add is past its ceiling at every look, with
+    // or without a solve running (whatever the tests beside it hold): its
+    // first solve is asked to stop at its first poll, and nothing smaller
+    // would fit.
     let mut solver = CpSat::new().unwrap();
-    solver.limits.memory_ceiling = 1;
-    let opts = SolveOptions {
-        threads: 1,
-        ..SolveOptions::default()
-    };
-    let r = solve::run(&solver, &danger(), &opts).unwrap();
-    assert_eq!(r.outcome, Outcome::Incomplete(StopReason::MemoryLimit));
-    assert!(r.classes.len() < 12, "{}", r.classes.len());
+    solver.limits.memory_ceiling = 0;
+    for threads in [1, 2] {
+        let opts = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&solver, &endless(), &opts).unwrap();
+        assert_eq!(r.outcome, Outcome::Incomplete(StopReason::MemoryLimit));
+    }
 }
 
 #[test]
@@ -163,17 +168,17 @@ fn stops_at_the_memory_ceiling_report_only_real_solutions() {
     if !common::has_cpsat() {
         return;
     }
-    // Two threads: the first stop is retried or split with one solve at a
-    // time, until one stopped alone in its presolve ends the run, or every
-    // part was small enough to end before its first poll.
+    // Parts small enough to end before their first poll may finish; the
+    // first stop ends the run. Whatever ended, only real solutions.
     let all = solve::run(
         &CpSat::new().unwrap(),
         &sternenhimmel(),
         &SolveOptions::default(),
     )
     .unwrap();
+    assert_eq!(all.outcome, Outcome::Complete);
     let mut solver = CpSat::new().unwrap();
-    solver.limits.memory_ceiling = 1;
+    solver.limits.memory_ceiling = 0;
     let opts = SolveOptions {
         split: Split::Depth(0),
         threads: 2,
@@ -195,13 +200,14 @@ fn the_first_solutions_stop_at_the_memory_ceiling() {
         return;
     }
     let mut solver = CpSat::new().unwrap();
-    solver.limits.memory_ceiling = 1;
+    solver.limits.memory_ceiling = 0;
     let opts = SolveOptions {
         limit: Some(1),
         threads: 2,
         ..SolveOptions::default()
     };
-    let r = solve::run(&solver, &danger(), &opts).unwrap();
+    let p = Puzzle::load(&common::e2("meta-10x10.txt")).unwrap();
+    let r = solve::run(&solver, &p, &opts).unwrap();
     assert_eq!(r.outcome, Outcome::Incomplete(StopReason::MemoryLimit));
     assert!(r.classes.is_empty());
 }

@@ -209,3 +209,154 @@ fn symmetry_report_rejects_bad_input_before_solving() {
         .stdout(predicate::str::is_empty())
         .stderr(predicate::str::contains("/nonexistent.yaml"));
 }
+
+#[test]
+fn an_unproven_combination_is_refused_unless_allowed_and_then_marked() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // Each of center and lex keeps one member of every class, not the same
+    // one: together they keep 20 of der-sternenhimmel's 56 classes.
+    let p = corpus().join("der-sternenhimmel.yaml");
+    let p = p.to_str().unwrap();
+    for command in [&["solve", p][..], &["compare", p], &["bench", p]] {
+        cmd()
+            .args(command)
+            .args(["--symmetry", "center,lex"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--symmetry center,lex is not proven to keep a member of every rotation class",
+            ))
+            .stderr(predicate::str::contains("--allow-unproven-symmetry"));
+    }
+    // Allowed, every report says so: JSON, text, and the rows of compare
+    // and bench (text and CSV).
+    let (v, code) = solve_json(&[p, "--symmetry", "center,lex", "--allow-unproven-symmetry"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["symmetry_proven"], false);
+    assert!(v["classes_count"].as_u64().unwrap() < 56);
+    let out = cmd()
+        .args([
+            "solve",
+            p,
+            "--symmetry",
+            "center,lex",
+            "--allow-unproven-symmetry",
+        ])
+        .output()
+        .unwrap();
+    assert!(stdout_ok(&out).contains("UNPROVEN: symmetry center,lex is not proven"));
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("b.csv");
+    let out = cmd()
+        .args([
+            "bench",
+            p,
+            "--symmetry",
+            "center,lex",
+            "--allow-unproven-symmetry",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(stdout_ok(&out).contains("center,lex (unproven)"));
+    assert!(
+        std::fs::read_to_string(&csv)
+            .unwrap()
+            .contains("center,lex (unproven)")
+    );
+    let out = cmd()
+        .args([
+            "compare",
+            p,
+            "--symmetry",
+            "corner,anchor",
+            "--allow-unproven-symmetry",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("corner,anchor (unproven)"));
+    // A proven one needs nothing and says nothing.
+    let (v, code) = solve_json(&[p, "--symmetry", "lex"]);
+    assert_eq!((code, v.get("symmetry_proven")), (0, None));
+    // Proven for pictures, unproven for labels.
+    let (_, code) = solve_json(&[p, "--symmetry", "tiles", "--equivalence", "picture"]);
+    assert_eq!(code, 0);
+    cmd()
+        .args(["solve", p, "--symmetry", "tiles"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn symmetry_report_takes_combinations_as_rows() {
+    if !common::has_cpsat() {
+        return;
+    }
+    let p = corpus().join("der-sternenhimmel.yaml");
+    let out = cmd()
+        .args(["symmetry-report", p.to_str().unwrap(), "--format", "json"])
+        .args(["--symmetry", "center,lex", "--symmetry", "lex"])
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    let rows = rows.as_array().unwrap();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["formulation"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["none", "center,lex", "lex"]);
+    assert_eq!(rows[1]["rotation"]["verdict"], "wrong");
+    assert!(rows[1]["rotation"]["lost"].as_u64().unwrap() > 0);
+    assert_eq!(rows[1]["documented_exact"], serde_json::json!([]));
+    assert_eq!(rows[2]["rotation"]["verdict"], "exact");
+}
+
+#[test]
+fn symmetry_report_s_time_limit_is_for_the_whole_report() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // Twelve rows on crazy-sheep take about 15 s in all: with a limit of
+    // 3 s they share it, and their times add up to it (with what stopping
+    // takes), not to 3 s a row.
+    let out = cmd()
+        .args([
+            "symmetry-report",
+            corpus().join("crazy-sheep.yaml").to_str().unwrap(),
+        ])
+        .args(["--time-limit", "3", "--format", "json"])
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total: f64 = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["wall_time_s"].as_f64().unwrap())
+        .sum();
+    assert!(total < 3.0 + 2.0, "{total} s in all");
+}
+
+#[test]
+fn compare_s_time_limit_is_for_the_whole_comparison() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // Neither solver counts clue1 in minutes: each runs out its share.
+    let out = cmd()
+        .args(["compare", common::e2("clue1.txt").to_str().unwrap()])
+        .args(["--time-limit", "3", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = v["rows"].as_array().unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(runs.len(), 2, "{v}");
+    let total: f64 = runs
+        .iter()
+        .map(|r| r["wall_time_s"].as_f64().unwrap())
+        .sum();
+    assert!(total < 3.0 + 2.0, "{total} s in all: {v}");
+}

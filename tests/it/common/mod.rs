@@ -149,8 +149,11 @@ pub fn stdout_ok(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-/// Send SIGINT (Ctrl-C) to a running child.
+/// Send SIGINT (Ctrl-C) to a running child, once it handles SIGINT: on a
+/// loaded machine a child may not have installed its handler yet when the
+/// caller's sleep ends, and SIGINT would then kill it outright.
 pub fn interrupt(child: &std::process::Child) {
+    wait_for_sigint_handler(child.id());
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -197,4 +200,25 @@ pub fn draws(puzzle: &Path, solution: &Path, out: &Path) {
         .arg(out)
         .assert()
         .success();
+}
+
+/// Wait until process `pid` catches SIGINT (bit 2 of `SigCgt` in
+/// /proc/PID/status), or has ended; at most a minute (then the signal goes
+/// anyway, and the test reports what happened).
+fn wait_for_sigint_handler(pid: u32) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return;
+        };
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+        match caught {
+            Some(mask) if mask & (1 << 1) != 0 => return,
+            None => return,
+            Some(_) => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    }
 }
