@@ -202,3 +202,44 @@ pub fn run(
     }
     Ok(rows)
 }
+
+/// Which formulations were exact on every puzzle and model they ran on,
+/// per equivalence, and which were not somewhere: the report's closing
+/// line. A formulation whose runs did not all finish is in neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub exact_rotation: Vec<String>,
+    pub exact_picture: Vec<String>,
+    pub not_exact: Vec<String>,
+}
+
+pub fn summary(rows: &[Row]) -> Summary {
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if r.formulation != "none" && !names.contains(&r.formulation.as_str()) {
+            names.push(&r.formulation);
+        }
+    }
+    let mut out = Summary::default();
+    for name in names {
+        let ran: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.formulation == name && r.not_applicable.is_none())
+            .collect();
+        if ran.is_empty() || ran.iter().any(|r| r.rotation == Verdict::Unknown) {
+            continue;
+        }
+        let rotation = ran.iter().all(|r| r.rotation.is_exact());
+        let picture = ran.iter().all(|r| r.picture.is_exact());
+        if rotation {
+            out.exact_rotation.push(name.to_string());
+        }
+        if picture {
+            out.exact_picture.push(name.to_string());
+        }
+        if !rotation && !picture {
+            out.not_exact.push(name.to_string());
+        }
+    }
+    out
+}

@@ -17,9 +17,9 @@
 //!
 //! Where each tile lies in at most four lists (Eternity II, the 8x8 sets)
 //! the leaner walk of lean.rs runs instead of [`walk`]. Measured
-//! (docs/benchmarks.md, session 38): this walk is 1.15x to 1.24x the list
+//! (docs/log.md): this walk is 1.15x to 1.24x the list
 //! loop's node rate on the 8x8 sets, unchanged on Eternity II; lean.rs
-//! (session 39) is 1.2x this walk on the 8x8 sets.
+//! is 1.2x this walk on the 8x8 sets.
 
 use super::MAX_TILES;
 use super::lean;

@@ -147,7 +147,7 @@ const STALL: Duration = Duration::from_secs(120);
 
 /// The side of the window a region repair frees: on Eternity II a 4x4
 /// window is mostly solved or proved unimprovable within 0.2 s on one
-/// worker, a 6x6 one ran past 3 s every time (session 34).
+/// worker, a 6x6 one ran past 3 s every time (docs/log.md).
 const REPAIR_SIDE: usize = 4;
 
 /// Which cells keep their placement in a region repair: all but a window

@@ -431,7 +431,7 @@ mod tests {
     fn a_square_board_is_not_made_of_a_rectangle() {
         // 6 cells: as a "square" of side 2 its turns would be 4-cell boards
         // that are not the puzzle's (CP-SAT's first solutions on clue2 did
-        // this until session 44).
+        // this once).
         board(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]);
     }
 

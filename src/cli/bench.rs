@@ -117,7 +117,7 @@ pub(super) fn finish(
         let series = bench::time_series(labels, &result.runs);
         let svg = crate::render::plot::time_per_puzzle(
             "scramble bench: wall time per puzzle",
-            labels.len(),
+            labels,
             &series,
         );
         write_file(path, svg.as_bytes())?;

@@ -56,5 +56,6 @@ pub(super) fn run(args: &ConvertArgs) -> Result<u8, CliError> {
         });
     }
     write_file(&args.output, text.as_bytes())?;
+    eprintln!("wrote the puzzle to {}", args.output.display());
     Ok(exit::OK)
 }

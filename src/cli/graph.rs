@@ -56,5 +56,6 @@ pub(super) fn run(args: &GraphArgs, stop: StopToken) -> Result<u8, CliError> {
         _ => crate::render::graph::svg(&puzzle, &g, &highlight).into_bytes(),
     };
     write_file(&args.output, &bytes)?;
+    eprintln!("wrote the recording graph to {}", args.output.display());
     Ok(exit::OK)
 }

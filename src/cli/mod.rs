@@ -68,7 +68,16 @@ pub mod exit {
 #[command(
     name = "scramble",
     version,
-    about = "Solve and study edge-matching puzzles such as Scramble Squares"
+    about = "Solve and study edge-matching puzzles such as Scramble Squares",
+    after_help = "Examples:
+  scramble solve puzzles/3x3-original                    every solution, by CP-SAT
+  scramble solve puzzles/eternity2/clue1.txt --solver backtrack --limit 1
+  scramble count puzzles/legespiel/der-sternenhimmel.yaml
+  scramble compare puzzles/legespiel                     CP-SAT against the backtracker
+  scramble generate --size 4 --out generated/            a puzzle with (mostly) one answer
+  scramble render puzzles/3x3-original --output seed.svg
+
+Every command has --help; docs/cli.md is the full reference."
 )]
 pub struct Cli {
     #[command(subcommand)]

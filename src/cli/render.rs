@@ -54,6 +54,7 @@ pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
         svg.into_bytes()
     };
     write_file(&args.output, &bytes)?;
+    eprintln!("wrote the picture to {}", args.output.display());
     Ok(exit::OK)
 }
 

@@ -191,8 +191,8 @@ impl std::str::FromStr for Choice {
     }
 }
 
-/// How big a model is: what `models-report` prints and what the size limit
-/// is checked against.
+/// How big a model is: what `symmetry-report` prints per row and what the
+/// size limit is checked against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Size {
     pub variables: u64,

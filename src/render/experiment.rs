@@ -60,10 +60,63 @@ fn cells(r: &Row) -> [String; 15] {
     ]
 }
 
-/// An aligned text table, then a line for each contradiction of the docs.
+/// The text table's columns: what fits a terminal (the model's sizes and
+/// the conflicts are in the CSV, JSON and Markdown).
+const TEXT_HEADER: [&str; 11] = [
+    "puzzle",
+    "model",
+    "formulation",
+    "raw",
+    "classes",
+    "pictures",
+    "time_s",
+    "branches",
+    "rotation classes",
+    "picture classes",
+    "documented exact",
+];
+
+/// A puzzle as the text table names it: its file name without folders.
+fn short(puzzle: &str) -> String {
+    std::path::Path::new(puzzle.trim_end_matches('/'))
+        .file_name()
+        .map_or(puzzle.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn text_cells(r: &Row) -> Vec<String> {
+    let c = cells(r);
+    let pick = |k: usize| c[k].clone();
+    vec![
+        short(&r.puzzle),
+        pick(1),
+        pick(2),
+        pick(3),
+        pick(4),
+        pick(5),
+        pick(6),
+        pick(7),
+        pick(12),
+        pick(13),
+        pick(14),
+    ]
+}
+
+/// An aligned text table, a line for each contradiction of the docs, and
+/// a closing line: which formulations were exact, which were not.
 pub(crate) fn text(rows: &[Row]) -> String {
-    let table: Vec<Vec<String>> = rows.iter().map(|r| cells(r).to_vec()).collect();
-    let mut out = table::text(&HEADER, &table);
+    let table: Vec<Vec<String>> = rows.iter().map(text_cells).collect();
+    let mut out = table::text(&TEXT_HEADER, &table);
+    let s = crate::experiment::summary(rows);
+    let list = |v: &[String]| match v.is_empty() {
+        true => "none".to_string(),
+        false => v.join("; "),
+    };
+    let closing = format!(
+        "exact for rotation classes: {}. exact for picture classes: {}. exact for neither: {}.\n",
+        list(&s.exact_rotation),
+        list(&s.exact_picture),
+        list(&s.not_exact)
+    );
     for r in rows.iter().filter(|r| r.contradicts_docs) {
         out.push_str(&match r.documented_exact.is_empty() {
             false => format!(
@@ -78,6 +131,7 @@ pub(crate) fn text(rows: &[Row]) -> String {
             ),
         });
     }
+    out.push_str(&closing);
     out
 }
 

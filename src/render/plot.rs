@@ -40,11 +40,36 @@ fn tick(t: f64) -> String {
     }
 }
 
-/// Time per puzzle (x: puzzles in bench order, `count` of them; y: wall
-/// time, log scale). Series k is drawn in colour k with circles (even k)
+/// The puzzles named on the x axis at most: past it, their numbers.
+const NAMED_PUZZLES: usize = 12;
+
+/// A puzzle's name on the x axis: its file name without folders and
+/// extension, cut to 14 characters.
+fn short(label: &str) -> String {
+    let name = std::path::Path::new(label.trim_end_matches('/'))
+        .file_stem()
+        .map_or(label.to_string(), |s| s.to_string_lossy().into_owned());
+    match name.char_indices().nth(14) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name,
+    }
+}
+
+/// Time per puzzle (x: the puzzles in bench order, named by `labels` when
+/// there are few, else numbered; y: wall time, log scale). Series k is drawn in colour k with circles (even k)
 /// or triangles (odd k), filled for the first pair of each colour round
 /// and hollow for the next.
-pub(crate) fn time_per_puzzle(title: &str, count: usize, series: &[TimeSeries]) -> String {
+pub(crate) fn time_per_puzzle(title: &str, labels: &[&str], series: &[TimeSeries]) -> String {
+    let count = labels.len();
+    let named = count <= NAMED_PUZZLES;
+    let names: Vec<String> = labels.iter().map(|l| short(l)).collect();
+    let x_label = |x: &f64| {
+        let k = x.round();
+        match named && (x - k).abs() < 1e-6 && k >= 1.0 {
+            true => names.get(k as usize - 1).cloned().unwrap_or_default(),
+            false => format!("{x:.0}"),
+        }
+    };
     let positive: Vec<f64> = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
@@ -75,10 +100,13 @@ pub(crate) fn time_per_puzzle(title: &str, count: usize, series: &[TimeSeries]) 
             chart
                 .configure_mesh()
                 .disable_x_mesh()
-                .x_labels(count.clamp(1, 10))
-                .x_label_formatter(&|x| format!("{x:.0}"))
+                .x_labels(if named { count + 1 } else { count.clamp(1, 10) })
+                .x_label_formatter(&x_label)
                 .y_label_formatter(&|t| tick(*t))
-                .x_desc(format!("puzzle (in bench order, {count} in all)"))
+                .x_desc(match named {
+                    true => "puzzle".to_string(),
+                    false => format!("puzzle (in bench order, {count} in all)"),
+                })
                 .y_desc("wall time (log scale)")
                 .draw()?;
             let r = if count > 500 { 2 } else { 4 };
@@ -134,9 +162,14 @@ mod tests {
         assert_eq!(decade(0), "1 s");
         assert_eq!(decade(2), "100 s");
         assert_eq!(tick(1e-3), "1 ms");
+        let names = [
+            "puzzles/a/crazy-sheep.yaml",
+            "x/clue1.txt",
+            "das-verflixte-hundespiel",
+        ];
         let svg = time_per_puzzle(
             "t",
-            3,
+            &names,
             &[
                 TimeSeries {
                     name: "a".into(),
@@ -152,6 +185,12 @@ mod tests {
         assert_eq!(svg.matches("<polygon").count(), 2); // 1 point + legend
         assert!(svg.contains("b &amp; c"), "{svg}");
         assert!(svg.contains("10 µs") && svg.contains("1 s"), "{svg}");
+        // Few puzzles: named on the x axis, not numbered.
+        assert!(
+            svg.contains("\ncrazy-sheep\n") && svg.contains("\nclue1\n"),
+            "{svg}"
+        );
+        assert!(svg.contains("\ndas-verflixte-…\n"), "{svg}");
         let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default());
         assert!(tree.is_ok());
     }

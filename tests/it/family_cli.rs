@@ -397,3 +397,45 @@ fn convert_round_trips_the_piece_files() {
         .stderr(predicate::str::contains("has halves"));
     assert!(!dir.path().join("seed.txt").exists());
 }
+
+#[test]
+fn generate_has_a_default_for_motifs_and_every_writer_says_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cmd()
+        .args(["generate", "--size", "4", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("wrote 1 puzzle to "), "{text}");
+    // Twice the side: 8 motifs on a 4x4 board.
+    let file = dir.path().join("4x4-m8-s1-0001.yaml");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("--motifs 8")
+    );
+    for (command, output) in [
+        ("render", "p.svg"),
+        ("graph", "g.svg"),
+        ("convert", "p.txt"),
+    ] {
+        let target = dir.path().join(output);
+        let out = cmd()
+            .args([command, file.to_str().unwrap(), "--output"])
+            .arg(&target)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        if command == "convert" && out.status.code() == Some(2) {
+            // A plain board has no piece file: said, nothing written.
+            assert!(!target.exists(), "{err}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(0), "{command}: {err}");
+        assert!(
+            err.contains("wrote ") && err.contains(output),
+            "{command}: {err}"
+        );
+    }
+}

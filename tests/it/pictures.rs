@@ -1,4 +1,4 @@
-//! Pictures (issue 5): the SVG snapshot of the seed solution, PNG sizes,
+//! Pictures: the SVG snapshot of the seed solution, PNG sizes,
 //! composition from tile images checked pixel by pixel, `solve --out` and its
 //! safety rules, and index.html loaded in headless Chromium.
 
