@@ -27,8 +27,9 @@ use crate::solve::{
     Stands, StopReason,
 };
 
-use super::ceiling::{self, AfterStop, Slots};
+use super::ceiling::{self, Slots};
 use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
+use super::policy::{self, End, Finished, Next};
 use super::proto::CpModelProto;
 use super::runtime::Runtime;
 use super::slices::{Outcome, Slices};
@@ -232,62 +233,12 @@ pub(crate) fn enumerate(
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
         Split::None => (0, false, limits.unsplit_pool),
     };
-    // Fixed work units: every unit a job of its own, split as usual; a
-    // unit is finished when every part of it is. Without them, the first
-    // `initial_depth` cells fixed.
-    let mut unit_stats = None;
-    let mut queue: VecDeque<Job> = match &options.units {
-        Some(units) => {
-            let level = unit_prefixes(puzzle);
-            let to_run = units.to_run(level.len(), |k| estimate(puzzle, &level[k]));
-            unit_stats = Some((
-                level.len() as u64,
-                to_run.iter().filter(|&&r| r).count() as u64,
-                level.first().map_or(0, |p| p.len()),
-            ));
-            level
-                .into_iter()
-                .enumerate()
-                .filter(|&(k, _)| to_run[k])
-                .map(|(unit, prefix)| Job {
-                    unit,
-                    prefix,
-                    range: None,
-                    adaptive: true,
-                })
-                .collect()
-        }
-        None => prefixes(puzzle, initial_depth)
-            .into_iter()
-            .map(|prefix| Job {
-                unit: 0,
-                prefix,
-                range: None,
-                adaptive,
-            })
-            .collect(),
-    };
+    let (queue, unit_stats) = initial_jobs(puzzle, options, limits, initial_depth, adaptive);
+    let mut queue = queue;
     let mut outstanding: HashMap<usize, usize> = match options.units {
         Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
         None => HashMap::new(),
     };
-    let eager = matches!(options.split, Split::Auto)
-        && puzzle.len() >= limits.eager_cells
-        && initial_depth == 0
-        && options.units.is_none();
-    if eager {
-        queue = split_job(
-            puzzle,
-            &Job {
-                unit: 0,
-                prefix: vec![],
-                range: None,
-                adaptive: true,
-            },
-            limits.range_parts,
-        )
-        .into();
-    }
     let shared = Shared {
         rt,
         constraints,
@@ -399,20 +350,24 @@ pub(crate) fn enumerate(
                     },
                 );
             }
-            let can_split = r.job.adaptive && r.job.prefix.len() < puzzle.len();
-            let searched = r.branches > 0 || !r.solutions.is_empty();
-            let after_ceiling = (r.at_ceiling && stop_reason.is_none()).then(|| {
+            let finished = Finished {
+                end: match r.ended {
+                    Ended::Complete => End::Complete,
+                    Ended::Stopped => End::Stopped,
+                    Ended::Skipped => End::Skipped,
+                    Ended::Invalid(_) => End::Invalid,
+                },
+                full,
+                slice_expired: r.slice_expired,
+                at_ceiling: r.at_ceiling,
+                searched: r.branches > 0 || !r.solutions.is_empty(),
+                can_split: r.job.adaptive && r.job.prefix.len() < puzzle.len(),
                 // A stopped solve's memory is back when it returns.
-                let still_over = in_flight == 0 && ceiling::over(limits.memory_ceiling);
-                slots.after_stop(searched, can_split, still_over)
-            });
-            let split = can_split
-                && stop_reason.is_none()
-                && match r.ended {
-                    Ended::Complete => full,
-                    Ended::Stopped => r.slice_expired || after_ceiling == Some(AfterStop::Split),
-                    _ => false,
-                };
+                still_over: r.at_ceiling && in_flight == 0 && ceiling::over(limits.memory_ceiling),
+                stopping: stop_reason.is_some(),
+                has_deadline: deadline.is_some(),
+            };
+            let next = policy::next(&finished, &mut slots);
             // Solutions found before a split are real: hand them on now (so
             // a time limit never loses them); the parts find them again and
             // the collector keeps each once.
@@ -432,53 +387,47 @@ pub(crate) fn enumerate(
                     }
                 }
             };
-            if after_ceiling == Some(AfterStop::Retry) {
-                queue.push_front(r.job.clone());
-            } else if split {
-                *stats.subproblems_split.as_mut().unwrap() += 1;
-                // Later splits go straight to placements: on boards with many
-                // solutions (search, not presolve, dominates) range parts
-                // cost more than placements (crazy-sheep: 2.8 s against 1.1 s).
-                let parts = split_job(puzzle, &r.job, 0);
-                unit_left(parts.len());
-                let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
-                let m = stats.max_split_depth.as_mut().unwrap();
-                *m = (*m).max(depth);
-                for job in parts.into_iter().rev() {
-                    queue.push_front(job);
-                }
-            } else {
-                match r.ended {
-                    Ended::Complete if full => {
-                        // Only with --split none: the pool may have lost solutions.
-                        incomplete = true;
-                        stop_reason.get_or_insert(StopReason::PoolFull);
-                    }
-                    Ended::Complete => unit_left(0),
-                    Ended::Stopped if after_ceiling == Some(AfterStop::Stop) => {
-                        // One solve alone passes the ceiling before it
-                        // searches, or the run does with none running:
-                        // nothing deeper would fit either.
-                        incomplete = true;
-                        stop_reason = Some(StopReason::MemoryLimit);
-                        shared.stop_all();
-                    }
-                    Ended::Stopped if stop_reason.is_none() && deadline.is_some() => {
-                        // CP-SAT's own limit (the time left) ended it, a
-                        // moment before the coordinator saw the deadline.
-                        incomplete = true;
-                        stop_reason = Some(StopReason::TimeLimit);
-                        shared.stop_all();
-                    }
-                    Ended::Stopped | Ended::Skipped => incomplete = true,
-                    Ended::Invalid(ref m) => {
-                        invalid.get_or_insert_with(|| m.clone());
-                        stop_reason.get_or_insert(StopReason::Interrupted);
-                        shared.stop_all();
+            match next {
+                Next::Retry => queue.push_front(r.job.clone()),
+                Next::Split => {
+                    *stats.subproblems_split.as_mut().unwrap() += 1;
+                    // Later splits go straight to placements: on boards with
+                    // many solutions (search, not presolve, dominates) range
+                    // parts cost more than placements (crazy-sheep: 2.8 s
+                    // against 1.1 s).
+                    let parts = split_job(puzzle, &r.job, 0);
+                    unit_left(parts.len());
+                    let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
+                    let m = stats.max_split_depth.as_mut().unwrap();
+                    *m = (*m).max(depth);
+                    for job in parts.into_iter().rev() {
+                        queue.push_front(job);
                     }
                 }
-                progress.subproblems_done += 1;
-                progress.solutions += r.solutions.len() as u64;
+                _ => {
+                    match next {
+                        Next::Done => unit_left(0),
+                        Next::PoolFull => {
+                            incomplete = true;
+                            stop_reason.get_or_insert(StopReason::PoolFull);
+                        }
+                        Next::Stop(reason) => {
+                            incomplete = true;
+                            stop_reason = Some(reason);
+                            shared.stop_all();
+                        }
+                        Next::Invalid => {
+                            if let Ended::Invalid(m) = &r.ended {
+                                invalid.get_or_insert_with(|| m.clone());
+                            }
+                            stop_reason.get_or_insert(StopReason::Interrupted);
+                            shared.stop_all();
+                        }
+                        Next::Unfinished | Next::Retry | Next::Split => incomplete = true,
+                    }
+                    progress.subproblems_done += 1;
+                    progress.solutions += r.solutions.len() as u64;
+                }
             }
             progress.subproblems_pending = (queue.len() + in_flight) as u64;
             callback.on_progress(&progress);
@@ -503,6 +452,65 @@ pub(crate) fn enumerate(
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })
+}
+
+/// The subproblems an enumeration starts with, and with fixed work units
+/// (shards, checkpoints) their counts: units in all, units to run, cells a
+/// unit fixes.
+fn initial_jobs(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    limits: Limits,
+    initial_depth: usize,
+    adaptive: bool,
+) -> (VecDeque<Job>, Option<(u64, u64, usize)>) {
+    // Fixed work units: every unit a job of its own, split as usual; a
+    // unit is finished when every part of it is. Without them, the first
+    // `initial_depth` cells fixed, or on a big board (`--split auto`) a few
+    // parts by ranges of the first cell's tile.
+    if let Some(units) = &options.units {
+        let level = unit_prefixes(puzzle);
+        let to_run = units.to_run(level.len(), |k| estimate(puzzle, &level[k]));
+        let stats = (
+            level.len() as u64,
+            to_run.iter().filter(|&&r| r).count() as u64,
+            level.first().map_or(0, |p| p.len()),
+        );
+        let jobs = level
+            .into_iter()
+            .enumerate()
+            .filter(|&(k, _)| to_run[k])
+            .map(|(unit, prefix)| Job {
+                unit,
+                prefix,
+                range: None,
+                adaptive: true,
+            })
+            .collect();
+        return (jobs, Some(stats));
+    }
+    let eager = matches!(options.split, Split::Auto)
+        && puzzle.len() >= limits.eager_cells
+        && initial_depth == 0;
+    if eager {
+        let whole = Job {
+            unit: 0,
+            prefix: vec![],
+            range: None,
+            adaptive: true,
+        };
+        return (split_job(puzzle, &whole, limits.range_parts).into(), None);
+    }
+    let jobs = prefixes(puzzle, initial_depth)
+        .into_iter()
+        .map(|prefix| Job {
+            unit: 0,
+            prefix,
+            range: None,
+            adaptive,
+        })
+        .collect();
+    (jobs, None)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ mod enumerate;
 mod first;
 mod jobs;
 mod pending;
+mod policy;
 pub use enumerate::Limits;
 pub mod proto;
 mod runtime;
