@@ -231,7 +231,9 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         ));
     }
     let cps = if kinds.contains(&SolverKind::CpSat) {
-        let plain = args.models.solvers(args.backtrack.full_tree)?;
+        let plain = args
+            .models
+            .solvers(args.backtrack.full_tree, &args.memory)?;
         match plain
             .first()
             .map(|cp| args.constraints.load(cp))
@@ -297,7 +299,6 @@ pub(super) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             equivalence: args.equivalence,
             allow_unproven: args.unproven.allow_unproven_symmetry,
             stop: stop.clone(),
-            memory_limit: args.memory.bytes(),
             ..SolveOptions::default()
         },
         groups: None,

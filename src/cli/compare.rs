@@ -36,7 +36,9 @@ pub(super) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         args.symmetry.check(p).map_err(SolveError::from)?;
     }
     args.unproven.check([&args.symmetry], args.equivalence)?;
-    let cps = args.models.solvers(args.backtrack.full_tree)?;
+    let cps = args
+        .models
+        .solvers(args.backtrack.full_tree, &args.run.memory)?;
     let bt = args.backtrack.solver();
     let mut solvers: Vec<&dyn crate::solve::Solver> =
         cps.iter().map(|c| c as &dyn crate::solve::Solver).collect();

@@ -73,9 +73,15 @@ impl ModelsArgs {
         out
     }
 
-    /// One CP-SAT backend per model.
-    pub(super) fn solvers(&self, full_tree: bool) -> Result<Vec<CpSat>, CliError> {
-        let cp = CpSat::new()?.with_full_tree(full_tree);
+    /// One CP-SAT backend per model, with the memory ceiling given.
+    pub(super) fn solvers(
+        &self,
+        full_tree: bool,
+        memory: &MemoryArgs,
+    ) -> Result<Vec<CpSat>, CliError> {
+        let cp = CpSat::new()?
+            .with_full_tree(full_tree)
+            .with_memory_limit(memory.bytes());
         Ok(self
             .chosen()
             .into_iter()
@@ -196,7 +202,6 @@ impl RunArgs {
                 .map(|t| t as usize)
                 .unwrap_or_else(default_threads),
             stop: stop.clone(),
-            memory_limit: self.memory.bytes(),
             ..SolveOptions::default()
         }
     }

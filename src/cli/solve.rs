@@ -121,8 +121,40 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
     }
 }
 
+/// The one check of options that belong to one engine: the first one
+/// given to another engine, with the engine it applies to.
+fn misplaced(args: &SolveArgs) -> Option<String> {
+    let engine_options = [
+        ("--split", args.split.is_some(), SolverKind::CpSat),
+        (
+            "--constraints",
+            args.constraints.constraints.is_some(),
+            SolverKind::CpSat,
+        ),
+        (
+            "--order",
+            args.backtrack.order.is_some(),
+            SolverKind::Backtrack,
+        ),
+    ];
+    engine_options
+        .into_iter()
+        .find(|&(_, given, engine)| given && engine != args.solver)
+        .map(|(flag, _, engine)| {
+            let name = engine
+                .to_possible_value()
+                .expect("named")
+                .get_name()
+                .to_string();
+            format!("{flag} applies to --solver {name} only")
+        })
+}
+
 pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
+    if let Some(why) = misplaced(args) {
+        return Err(CliError::Usage(why));
+    }
     let jsonl = args.format == Format::Jsonl;
     if jsonl && (args.all || args.count || args.out.is_some()) {
         return Err(CliError::Usage(
@@ -161,11 +193,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                 .check_constraints(&puzzle, &args.symmetry)?;
             c
         }
-        (Some(_), _) => {
-            return Err(CliError::Usage(
-                "--constraints applies to --solver cp-sat only".into(),
-            ));
-        }
+        (Some(_), _) => unreachable!("refused by misplaced()"),
     };
     if let Some(path) = &args.dump_model {
         let text = cpsat::model_text(
@@ -178,38 +206,18 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         write_file(path, text.as_bytes())?;
     }
     let solver: Box<dyn crate::solve::Solver> = match args.solver {
-        SolverKind::CpSat => {
-            if args.backtrack.order.is_some() {
-                return Err(CliError::Usage(
-                    "--order applies to --solver backtrack only".into(),
-                ));
-            }
-            Box::new(
-                CpSat::new()?
-                    .with_model(args.model)
-                    .with_full_tree(args.backtrack.full_tree)
-                    .with_constraints(constraints),
-            )
-        }
-        SolverKind::Backtrack => {
-            if args.split.is_some() {
-                return Err(CliError::Usage(
-                    "--split applies to --solver cp-sat only".into(),
-                ));
-            }
-            Box::new(args.backtrack.solver())
-        }
-        SolverKind::Graph => {
-            if args.split.is_some() || args.backtrack.order.is_some() {
-                return Err(CliError::Usage(
-                    "--split and --order do not apply to --solver graph".into(),
-                ));
-            }
-            Box::new(crate::graph::GraphSolver)
-        }
+        SolverKind::CpSat => Box::new(
+            CpSat::new()?
+                .with_model(args.model)
+                .with_full_tree(args.backtrack.full_tree)
+                .with_memory_limit(args.run.memory.bytes())
+                .with_split(args.split.unwrap_or(Split::Auto))
+                .with_constraints(constraints),
+        ),
+        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
+        SolverKind::Graph => Box::new(crate::graph::GraphSolver),
     };
     let options = SolveOptions {
-        split: args.split.unwrap_or(Split::Auto),
         symmetry: args.symmetry.clone(),
         allow_unproven: args.unproven.allow_unproven_symmetry,
         equivalence: args.equivalence,

@@ -41,7 +41,7 @@ pub(super) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     let puzzles = load_all(&args.puzzles, &args.hints)?;
     // The full tree: the `none` row is the plain model, the baseline every
     // formulation is compared with.
-    let solvers = args.models.solvers(true)?;
+    let solvers = args.models.solvers(true, &args.run.memory)?;
     // The user's formulation: the same backends with the constraints.
     let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
     let own: Vec<(CpSat, String)> = match solvers.first() {

@@ -129,6 +129,8 @@ pub(crate) struct Run<'a> {
     pub puzzle: &'a Puzzle,
     pub model: &'a Model,
     pub options: &'a SolveOptions,
+    /// How the enumeration is cut (the solver's `--split`).
+    pub split: Split,
     /// When the whole enumeration must end (the time limit, counted from
     /// before the model was built).
     pub deadline: Option<Instant>,
@@ -228,12 +230,12 @@ pub(crate) fn enumerate(
         constraints: vec![],
     };
     let threads = concurrent_solves(model.size().values, options.threads);
-    let (initial_depth, adaptive, pool) = match options.split {
+    let (initial_depth, adaptive, pool) = match run.split {
         Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
         Split::None => (0, false, limits.unsplit_pool),
     };
-    let (queue, unit_stats) = initial_jobs(puzzle, options, limits, initial_depth, adaptive);
+    let (queue, unit_stats) = initial_jobs(run, initial_depth, adaptive);
     let mut queue = queue;
     let mut outstanding: HashMap<usize, usize> = match options.units {
         Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
@@ -458,12 +460,11 @@ pub(crate) fn enumerate(
 /// (shards, checkpoints) their counts: units in all, units to run, cells a
 /// unit fixes.
 fn initial_jobs(
-    puzzle: &Puzzle,
-    options: &SolveOptions,
-    limits: Limits,
+    run: &Run,
     initial_depth: usize,
     adaptive: bool,
 ) -> (VecDeque<Job>, Option<(u64, u64, usize)>) {
+    let (puzzle, options, limits) = (run.puzzle, run.options, run.limits);
     // Fixed work units: every unit a job of its own, split as usual; a
     // unit is finished when every part of it is. Without them, the first
     // `initial_depth` cells fixed, or on a big board (`--split auto`) a few
@@ -489,7 +490,7 @@ fn initial_jobs(
             .collect();
         return (jobs, Some(stats));
     }
-    let eager = matches!(options.split, Split::Auto)
+    let eager = matches!(run.split, Split::Auto)
         && puzzle.len() >= limits.eager_cells
         && initial_depth == 0;
     if eager {

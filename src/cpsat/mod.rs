@@ -31,7 +31,7 @@ use prost::Message;
 use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats, Split,
     StopReason, search_pictures,
 };
 use crate::symmetry::{
@@ -58,6 +58,8 @@ pub struct CpSat {
     /// Search every board turn of every solution (no turn reduction when no
     /// symmetry breaking is asked for).
     pub full_tree: bool,
+    /// How the enumeration is cut into subproblems (`--split`).
+    pub split: Split,
     /// When subproblems are split (pool size, time slice).
     pub limits: enumerate::Limits,
     /// The user's constraints, appended to every model (`--constraints`);
@@ -73,6 +75,7 @@ impl CpSat {
             rt: runtime::runtime()?,
             encoding: Choice::default(),
             full_tree: false,
+            split: Split::Auto,
             limits: enumerate::Limits::default(),
             constraints: None,
         })
@@ -137,6 +140,20 @@ impl CpSat {
     /// The same backend, searching every board turn.
     pub fn with_full_tree(self, full_tree: bool) -> CpSat {
         CpSat { full_tree, ..self }
+    }
+
+    /// The same backend cutting its enumeration as `split` says.
+    pub fn with_split(self, split: Split) -> CpSat {
+        CpSat { split, ..self }
+    }
+
+    /// The same backend with another memory ceiling (`--memory-limit`):
+    /// what a run may add to its process, in bytes; `None` keeps its own.
+    pub fn with_memory_limit(mut self, bytes: Option<u64>) -> CpSat {
+        if let Some(bytes) = bytes {
+            self.limits.memory_ceiling = bytes;
+        }
+        self
     }
 }
 
@@ -228,8 +245,7 @@ impl Solver for CpSat {
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
         // The run's memory is counted from what the process holds now.
-        let run_ceiling =
-            ceiling::for_run(options.memory_limit.unwrap_or(self.limits.memory_ceiling));
+        let run_ceiling = ceiling::for_run(self.limits.memory_ceiling);
         let deadline = options.deadline(start);
         let stopped = || options.stop.is_stopped();
         let budget = Budget {
@@ -272,6 +288,7 @@ impl Solver for CpSat {
             puzzle,
             model: &model,
             options,
+            split: self.split,
             deadline,
             expansion,
             user: user.as_ref(),

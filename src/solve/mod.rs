@@ -142,7 +142,6 @@ pub struct SolveOptions {
     /// puzzle and the runtime count too); `None`: the solve's own start.
     pub started: Option<Instant>,
     pub threads: usize,
-    pub split: Split,
     pub stop: StopToken,
     /// Symmetry-breaking constraints added to the model.
     pub symmetry: Symmetry,
@@ -162,10 +161,6 @@ pub struct SolveOptions {
     /// unit and each finished unit (for checkpoints and shards). The
     /// solver then reports labelled boards or their turns, never pictures.
     pub units: Option<Arc<Units>>,
-    /// Resident memory (bytes) past which CP-SAT stops its solves
-    /// (src/cpsat/ceiling.rs); `None`: its own ceiling. The backtracking
-    /// solvers do not read it.
-    pub memory_limit: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -174,7 +169,6 @@ impl Default for SolveOptions {
             time_limit: None,
             started: None,
             threads: 1,
-            split: Split::Auto,
             stop: StopToken::new(),
             symmetry: Symmetry::none(),
             allow_unproven: false,
@@ -182,7 +176,6 @@ impl Default for SolveOptions {
             limit: None,
             keep: Keep::All,
             units: None,
-            memory_limit: None,
         }
     }
 }

@@ -22,8 +22,8 @@ fn a_full_pool_splits_deeper() {
     let mut solver = CpSat::new().unwrap();
     solver.limits.pool = 16;
     solver.limits.whole_pool = 16;
+    solver.split = Split::Depth(0);
     let opts = SolveOptions {
-        split: Split::Depth(0),
         threads: 2,
         ..SolveOptions::default()
     };
@@ -42,8 +42,8 @@ fn a_long_subproblem_splits_deeper() {
     let mut solver = CpSat::new().unwrap();
     solver.limits.slice = Duration::from_millis(30);
     solver.limits.whole_slice = Duration::from_millis(30);
+    solver.split = Split::Depth(0);
     let opts = SolveOptions {
-        split: Split::Depth(0),
         threads: 2,
         ..SolveOptions::default()
     };
@@ -60,10 +60,8 @@ fn split_none_with_a_full_pool_is_incomplete_not_truncated_silently() {
     }
     let mut solver = CpSat::new().unwrap();
     solver.limits.unsplit_pool = 16;
-    let none = SolveOptions {
-        split: Split::None,
-        ..SolveOptions::default()
-    };
+    solver.split = Split::None;
+    let none = SolveOptions::default();
     let r = solve::run(&solver, &sternenhimmel(), &none).unwrap();
     assert_eq!(r.outcome, Outcome::Incomplete(StopReason::PoolFull));
     assert!(r.raw.len() >= 16 && r.raw.len() < 224);
@@ -179,8 +177,8 @@ fn stops_at_the_memory_ceiling_report_only_real_solutions() {
     assert_eq!(all.outcome, Outcome::Complete);
     let mut solver = CpSat::new().unwrap();
     solver.limits.memory_ceiling = 0;
+    solver.split = Split::Depth(0);
     let opts = SolveOptions {
-        split: Split::Depth(0),
         threads: 2,
         ..SolveOptions::default()
     };
