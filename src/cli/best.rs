@@ -58,6 +58,15 @@ fn line(imp: &Improvement) -> String {
 }
 
 pub(super) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
+    // Its CP-SAT methods solve small windows and the board's model once,
+    // without the enumeration's ceiling: the option would do nothing.
+    if args.run.memory.memory_limit.is_some() {
+        return Err(CliError::Usage(
+            "--memory-limit applies to the CP-SAT enumeration (solve, compare, \
+             symmetry-report, bench), not to best"
+                .into(),
+        ));
+    }
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     if let Some(svg) = &args.svg {
         output_kind(svg, &["svg"])?;

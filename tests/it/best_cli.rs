@@ -224,6 +224,14 @@ fn ctrl_c_ends_the_run_with_the_best_board_written() {
 #[test]
 fn bad_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
+    // An option that would do nothing here is refused, not ignored.
+    cmd()
+        .args(["best", seed().to_str().unwrap(), "--memory-limit", "100"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--memory-limit applies to the CP-SAT enumeration",
+        ));
     cmd()
         .args(["best", seed().to_str().unwrap(), "--svg"])
         .arg(dir.path().join("x.png"))
