@@ -214,11 +214,6 @@ impl TimeShare {
         self.left = self.left.saturating_sub(1);
         Some(share)
     }
-
-    /// Whether the command's time is up.
-    pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
 }
 
 /// Why a search ended before it was complete.
@@ -534,10 +529,10 @@ mod tests {
         // The last share is the rest, and so is any past the count.
         assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
         assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
-        assert!(!share.expired());
         let mut none = TimeShare::new(None, start, 2);
-        assert_eq!((none.next_limit(), none.expired()), (None, false));
-        let over = TimeShare::new(Some(Duration::ZERO), start, 1);
-        assert!(over.expired());
+        assert_eq!(none.next_limit(), None);
+        // Past the deadline every share is nothing.
+        let mut over = TimeShare::new(Some(Duration::ZERO), start, 1);
+        assert_eq!(over.next_limit(), Some(Duration::ZERO));
     }
 }
