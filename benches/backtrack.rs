@@ -8,8 +8,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use scramble::backtrack::{Backtrack, Order};
 use scramble::board::Placement;
+use scramble::engines::backtrack::{Backtrack, Order};
 use scramble::generate::{PlantOptions, Rng, plant, planted_set};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{SolutionCallback, SolveOptions, Solver, Stands};
@@ -61,7 +61,7 @@ fn seed_puzzle(c: &mut Criterion) {
             });
         }
     }
-    if let Ok(cp) = scramble::cpsat::CpSat::new() {
+    if let Ok(cp) = scramble::engines::cpsat::CpSat::new() {
         g.sample_size(10);
         g.bench_function("cp-sat", |b| b.iter(|| count(&cp, black_box(&p), &one)));
     }

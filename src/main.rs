@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use scramble::cli::{self, Cli};
+use scramble::commands::{self, Cli};
 use scramble::solve::StopToken;
 
 fn main() -> ExitCode {
@@ -16,12 +16,12 @@ fn main() -> ExitCode {
     // First Ctrl-C: stop the search and report what was found. Second: quit.
     let _ = ctrlc::set_handler(move || {
         if handler_token.is_stopped() {
-            std::process::exit(cli::exit::INTERRUPTED.into());
+            std::process::exit(commands::exit::INTERRUPTED.into());
         }
         eprintln!("\ninterrupted: stopping the search (Ctrl-C again to quit at once)");
         handler_token.stop();
     });
-    match cli::run(cli, stop) {
+    match commands::run(cli, stop) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}");

@@ -3,7 +3,7 @@
 //!
 //! Three entry points, all thin:
 //! - [`run`]: a command line run exactly as the binary runs it
-//!   (`scramble::cli::run_captured`), so options, validation, messages and
+//!   (`scramble::commands::run_captured`), so options, validation, messages and
 //!   results are the CLI's own; the GIL is released while it runs and
 //!   Ctrl-C (SIGINT in a notebook) stops the search cleanly;
 //! - [`svg`] / [`png`]: a board drawn by scramble's renderer;
@@ -17,7 +17,7 @@ use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use scramble::board::{Placement, Solution};
-use scramble::cli::{CliError, HintArgs, run_captured};
+use scramble::commands::{CliError, HintArgs, run_captured};
 use scramble::puzzle::Puzzle;
 use scramble::solve::StopToken;
 
@@ -100,7 +100,7 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
 
 /// The puzzle at `path` with `hints` fixed, loaded as the CLI loads it.
 fn load(path: &str, hints: Vec<String>) -> PyResult<Puzzle> {
-    scramble::cli::load_puzzle(Path::new(path), &HintArgs { hints }).map_err(to_py)
+    scramble::commands::load_puzzle(Path::new(path), &HintArgs { hints }).map_err(to_py)
 }
 
 /// A board from rows of (tile, rotation), checked against the puzzle.

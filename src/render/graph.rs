@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::{OKABE_ITO, escape};
-use crate::graph::RecordingGraph;
+use crate::engines::graph::RecordingGraph;
 use crate::puzzle::{Edge, Puzzle};
 
 /// The colour of piece `k`: Okabe and Ito's palette, then hues around the

@@ -1,20 +1,14 @@
-//! Showing results: one exporter per format.
+//! Drawing, shared by the commands: pictures (SVG, PNG, tile images, the
+//! HTML index), tables, the community's board notation and the recording
+//! graph. Each command formats its own reports in its folder.
 
-pub mod bench;
-pub mod compare;
-pub mod count;
 pub mod et2;
-pub mod experiment;
-pub mod folder;
 pub mod graph;
 pub mod html;
 pub mod images;
-pub mod json;
-pub mod plot;
 pub mod png;
 pub mod svg;
 pub mod table;
-pub mod text;
 mod triangles;
 
 use crate::puzzle::{Group, Puzzle};

@@ -523,7 +523,7 @@ mod tests {
         // boards: expanding one ends only at the deadline or the stop.
         let p = Puzzle::load(Path::new("puzzles/legespiel/the-ant-trails-puzzle.yaml")).unwrap();
         let mut found = crate::solve::run(
-            &crate::backtrack::Backtrack::default(),
+            &crate::engines::backtrack::Backtrack::default(),
             &p,
             &crate::solve::SolveOptions {
                 keep: Keep::Canonical,

@@ -229,7 +229,7 @@ pub enum StopReason {
     /// `merge`: some shards are missing or stopped early.
     Shards,
     /// CP-SAT: a solve that could not be cut smaller passed the memory
-    /// ceiling (src/cpsat/ceiling.rs).
+    /// ceiling (src/engines/cpsat/ceiling.rs).
     MemoryLimit,
 }
 

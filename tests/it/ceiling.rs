@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use scramble::cpsat::CpSat;
+use scramble::engines::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
 

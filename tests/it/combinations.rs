@@ -8,8 +8,8 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use scramble::backtrack::Backtrack;
-use scramble::cpsat::CpSat;
+use scramble::engines::backtrack::Backtrack;
+use scramble::engines::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates};
 use scramble::solve::{self, Outcome, SolveOptions, Solver};
 use scramble::symmetry::{Equivalence, Keeps, Symmetry};

@@ -17,8 +17,8 @@ use crate::common;
 
 use std::sync::Mutex;
 
-use scramble::backtrack::Backtrack;
-use scramble::cpsat::CpSat;
+use scramble::engines::backtrack::Backtrack;
+use scramble::engines::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
 use scramble::symmetry::Equivalence;

@@ -6,9 +6,9 @@
 use crate::common;
 
 use proptest::prelude::*;
-use scramble::backtrack::{Backtrack, Order};
-use scramble::count::{self, CountOptions, Method};
-use scramble::cpsat::CpSat;
+use scramble::commands::count::{self, CountOptions, Method};
+use scramble::engines::backtrack::{Backtrack, Order};
+use scramble::engines::cpsat::CpSat;
 use scramble::generate::{FamilyOptions, Rng, plant_family};
 use scramble::model::{ALL, Choice};
 use scramble::puzzle::{Group, Puzzle, Turning};

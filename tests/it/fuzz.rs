@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::{cmd, corpus};
-use scramble::backtrack::Backtrack;
+use scramble::engines::backtrack::Backtrack;
 use scramble::generate::Rng;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Keep, Outcome, SolveOptions, StopReason};

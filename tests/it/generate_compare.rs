@@ -98,7 +98,7 @@ fn generate_duplicates_and_unique() {
         let p = Puzzle::load(&path).unwrap();
         assert!(scramble::generate::tiles_with_twins(&p) >= 4);
         let r = scramble::solve::run(
-            &scramble::backtrack::Backtrack::default(),
+            &scramble::engines::backtrack::Backtrack::default(),
             &p,
             &Default::default(),
         )

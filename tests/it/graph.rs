@@ -10,9 +10,9 @@ use std::path::Path;
 use common::cmd;
 use predicates::prelude::*;
 use proptest::prelude::*;
-use scramble::backtrack::Backtrack;
+use scramble::engines::backtrack::Backtrack;
+use scramble::engines::graph::{GraphSolver, RecordingGraph, admitted, centre_sides, unsupported};
 use scramble::generate::{PlantOptions, Rng, plant};
-use scramble::graph::{GraphSolver, RecordingGraph, admitted, centre_sides, unsupported};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Keep, SolveOptions};
 
@@ -131,7 +131,7 @@ fn the_graph_solver_agrees_with_cpsat() {
     if !common::has_cpsat() {
         return;
     }
-    let cp = scramble::cpsat::CpSat::new().unwrap();
+    let cp = scramble::engines::cpsat::CpSat::new().unwrap();
     let mut checked = 0;
     let mut with_solutions = 0;
     for seed in 0..3000u64 {

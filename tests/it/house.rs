@@ -9,26 +9,30 @@ use std::path::{Path, PathBuf};
 /// The layers, top first, as docs/architecture.md draws them: a module may
 /// import those before it.
 const LAYERS: &[&str] = &[
-    "puzzle",
-    "board",
-    "model",
-    "symmetry",
-    "rng",
-    "files",
-    "generate",
-    "solve",
-    "cpsat",
-    "backtrack",
-    "graph",
-    "count",
-    "report",
-    "best",
-    "experiment",
-    "compare",
-    "bench",
-    "merge",
-    "render",
-    "cli",
+    "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve", "engines",
+    "render", "commands",
+];
+
+/// The folders whose children are siblings: an engine never imports
+/// another engine, and a command another command, except as listed in
+/// [`COMMAND_USES`].
+const SIBLINGS: &[&str] = &["engines", "commands"];
+
+/// What one command may take from another: the shard merge joins each
+/// command's own merge; compare, bench and symmetry-report share their
+/// report rows (commands/report.rs), and every command's merge shares the
+/// shards' plumbing (commands/shards.rs).
+const COMMAND_USES: &[(&str, &str)] = &[
+    ("merge", "solve"),
+    ("merge", "count"),
+    ("merge", "bench"),
+    ("merge", "shards"),
+    ("solve", "shards"),
+    ("count", "shards"),
+    ("bench", "shards"),
+    ("compare", "report"),
+    ("bench", "report"),
+    ("symmetry_report", "report"),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -64,40 +68,110 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// The modules a piece of code names as `crate::m`, with `crate::{a, b}`
-/// read as both.
+/// The module paths a piece of code names as `crate::m` (two segments,
+/// `m::n`, where `m` is a folder of siblings), with groups
+/// (`crate::{a, b::{c, d}}`) read as every path they hold.
 fn imported(code: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
     for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // The top-level names of the group.
-            let mut depth = 0;
-            let mut start = true;
-            for (k, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => start = true,
-                    c if start && !c.is_whitespace() => {
-                        out.insert(ident(&group[k..]));
-                        start = false;
-                    }
-                    _ => {}
+        let mut paths = Vec::new();
+        expand(&code[at + "crate::".len()..], String::new(), &mut paths);
+        for p in paths {
+            let segs: Vec<&str> = p.split("::").filter(|s| !s.is_empty()).collect();
+            let Some(first) = segs.first() else { continue };
+            let keep = match segs.get(1) {
+                Some(s)
+                    if SIBLINGS.contains(first)
+                        && s.starts_with(|c: char| c.is_ascii_lowercase()) =>
+                {
+                    2
                 }
-            }
-        } else {
-            out.insert(ident(rest));
+                _ => 1,
+            };
+            out.insert(segs[..keep].join("::"));
         }
     }
-    out.retain(|m| !m.is_empty());
+    out.retain(|m| !m.is_empty() && m != "self");
     out
+}
+
+/// The paths that `text` (what follows a `crate::` or a group's `{`) names
+/// after `prefix`, groups expanded; returns how much of `text` it read.
+fn expand(text: &str, prefix: String, out: &mut Vec<String>) -> usize {
+    let ident = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let mut path = prefix;
+    let mut k = 0;
+    loop {
+        let rest = &text[k..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut j = 0;
+            loop {
+                let item = &group[j..];
+                let lead = item.len() - item.trim_start().len();
+                j += lead;
+                if group[j..].starts_with('}') {
+                    return k + 1 + j + 1;
+                }
+                j += expand(&group[j..], path.clone(), out);
+                let after = &group[j..];
+                j += after.len() - after.trim_start().len();
+                match group[j..].chars().next() {
+                    Some(',') => j += 1,
+                    Some('}') => return k + 1 + j + 1,
+                    _ => return k + 1 + j,
+                }
+            }
+        }
+        let n = ident(rest);
+        path.push_str(&rest[..n]);
+        k += n;
+        if text[k..].starts_with("::") {
+            path.push_str("::");
+            k += 2;
+        } else {
+            // `as` renames and the like end the path here.
+            while k < text.len()
+                && !text[k..].starts_with([',', '}', ';'])
+                && !text[k..].starts_with(char::is_whitespace)
+            {
+                k += 1;
+            }
+            out.push(path);
+            return k;
+        }
+    }
+}
+
+/// What is wrong with a file of `module` (and of its `child`, the sibling
+/// it belongs to in a folder of siblings) importing `m`, if anything.
+fn wrong_import(src: &Path, module: &str, child: Option<&str>, m: &str) -> Option<String> {
+    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let (top, second) = match m.split_once("::") {
+        Some((t, s)) => (t, Some(s)),
+        None => (m, None),
+    };
+    let Some(theirs) = rank(top) else {
+        return Some(format!("crate::{m} is not a module in LAYERS"));
+    };
+    if theirs > rank(module).unwrap() {
+        return Some(format!("{module} imports {m}, a layer below it"));
+    }
+    let (Some(mine), Some(other)) = (child, second) else {
+        return None;
+    };
+    // Items of the folder's own mod.rs (`commands::CliError`) are shared.
+    let is_sibling =
+        src.join(top).join(other).is_dir() || src.join(top).join(format!("{other}.rs")).is_file();
+    if top != module || mine == other || !is_sibling {
+        return None;
+    }
+    if top == "commands" && COMMAND_USES.contains(&(mine, other)) {
+        return None;
+    }
+    Some(format!("{module}::{mine} imports its sibling {m}"))
 }
 
 #[test]
@@ -106,35 +180,32 @@ fn every_module_imports_only_those_above_it() {
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files.sort();
-    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
     let mut wrong = Vec::new();
     let mut seen = BTreeSet::new();
     for f in &files {
         let rel = f.strip_prefix(&src).unwrap();
-        let top = rel.iter().next().unwrap().to_string_lossy();
-        let module = top.trim_end_matches(".rs").to_string();
+        let parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        let module = parts[0].clone();
         if module == "lib" || module == "main" {
             continue;
         }
-        let Some(mine) = rank(&module) else {
+        if !LAYERS.contains(&module.as_str()) {
             wrong.push(format!(
                 "src/{}: module {module} is not in LAYERS",
                 rel.display()
             ));
             continue;
-        };
+        }
         seen.insert(module.clone());
+        let child = parts
+            .get(1)
+            .filter(|c| *c != "mod" && SIBLINGS.contains(&module.as_str()));
         for m in imported(&code(&std::fs::read_to_string(f).unwrap())) {
-            match rank(&m) {
-                Some(r) if r > mine => wrong.push(format!(
-                    "src/{}: {module} imports {m}, a layer below it",
-                    rel.display()
-                )),
-                Some(_) => {}
-                None => wrong.push(format!(
-                    "src/{}: crate::{m} is not a module in LAYERS",
-                    rel.display()
-                )),
+            if let Some(w) = wrong_import(&src, &module, child.map(String::as_str), &m) {
+                wrong.push(format!("src/{}: {w}", rel.display()));
             }
         }
     }
@@ -145,9 +216,30 @@ fn every_module_imports_only_those_above_it() {
 }
 
 #[test]
+fn siblings_are_told_apart() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let engine = |m| wrong_import(&src, "engines", Some("cpsat"), m);
+    assert_eq!(engine("engines::cpsat"), None);
+    assert!(engine("engines::backtrack").is_some());
+    assert!(engine("commands::count").is_some(), "a layer below");
+    let command = |c, m| wrong_import(&src, "commands", Some(c), m);
+    assert_eq!(command("merge", "commands::bench"), None);
+    assert_eq!(command("bench", "commands::CliError"), None);
+    assert!(command("bench", "commands::count").is_some());
+    assert_eq!(
+        imported("use crate::{engines::cpsat::CpSat, commands::{count, x}};"),
+        BTreeSet::from([
+            "engines::cpsat".to_string(),
+            "commands::count".into(),
+            "commands::x".into()
+        ])
+    );
+}
+
+#[test]
 fn the_import_reader_sees_groups_and_skips_tests_and_comments() {
     let text = "use crate::board::Solution;\n\
-                // crate::cli in a comment\n\
+                // crate::commands in a comment\n\
                 use crate::{model::Model, symmetry::{a, b}, puzzle};\n\
                 fn f() { crate::solve::run(); } // and crate::render here\n\
                 #[cfg(test)]\n\

@@ -10,8 +10,8 @@ use crate::common;
 use std::sync::Mutex;
 
 use proptest::prelude::*;
-use scramble::backtrack::Backtrack;
-use scramble::cpsat::CpSat;
+use scramble::engines::backtrack::Backtrack;
+use scramble::engines::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates};
 use scramble::model::{ALL, Choice};
 use scramble::puzzle::Puzzle;

@@ -20,7 +20,18 @@ const SEED_SOLUTION: &str =
 fn seed_solution_svg_snapshot() {
     let p = Puzzle::load(&seed()).unwrap();
     let s = parse_seed_text(SEED_SOLUTION).unwrap();
-    insta::assert_snapshot!("seed_solution_svg", svg::solution(&p, &s));
+    let got = svg::solution(&p, &s);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots/seed_solution.svg");
+    // SCRAMBLE_UPDATE_SNAPSHOTS=1 writes the new picture (review its diff).
+    if std::env::var_os("SCRAMBLE_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&file, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        got.trim_end() == want.trim_end(),
+        "the seed solution's SVG differs from {} (SCRAMBLE_UPDATE_SNAPSHOTS=1 rewrites it):\n{got}",
+        file.display()
+    );
 }
 
 /// Width and height attributes of one of our SVGs.

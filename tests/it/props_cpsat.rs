@@ -3,7 +3,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use scramble::cpsat::CpSat;
+use scramble::engines::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant};
 use scramble::solve::{self, Outcome, SolveOptions};
 use scramble::symmetry::canonical;

@@ -408,9 +408,11 @@ fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
         return;
     }
     // No solution of meta-10x10 in 4 s: CP-SAT's own time limit ends the
-    // search just before the run's, and its statistics are reported (a
-    // number, 0 on a machine so loaded that the presolve took it all, never
-    // lost).
+    // search just before the run's, and the statistics of every solve that
+    // came back are reported (a number, 0 on a machine so loaded that the
+    // presolve took it all). On a machine so loaded that the solve did not
+    // come back within its grace after the limit, none came back, and the
+    // sums are not known: absent, never a made-up 0.
     let p = common::e2("meta-10x10.txt");
     let (v, code) = solve_json(&[
         p.to_str().unwrap(),
@@ -425,8 +427,11 @@ fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["stopped_by"], "time_limit");
-    assert!(v["solver_stats"]["branches"].as_u64().is_some(), "{v}");
-    assert!(v["solver_stats"]["conflicts"].as_u64().is_some(), "{v}");
+    let stats = &v["solver_stats"];
+    // One round at most: it finds nothing, so none follows it.
+    let came_back = stats["subproblems"].as_u64().unwrap() >= 1;
+    assert_eq!(stats["branches"].as_u64().is_some(), came_back, "{v}");
+    assert_eq!(stats["conflicts"].as_u64().is_some(), came_back, "{v}");
     assert!(v["wall_time_s"].as_f64().unwrap() < 4.5, "{v}");
 }
 

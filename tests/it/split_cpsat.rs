@@ -5,7 +5,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use scramble::cpsat::CpSat;
+use scramble::engines::cpsat::CpSat;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions, Split, StopReason};
 use scramble::symmetry::Equivalence;

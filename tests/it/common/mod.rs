@@ -105,7 +105,7 @@ pub fn missing(what: &str, why: &str, fix: &str) -> bool {
 
 /// Whether the CP-SAT runtime loads; if not, see [`missing`].
 pub fn has_cpsat() -> bool {
-    match scramble::cpsat::CpSat::new() {
+    match scramble::engines::cpsat::CpSat::new() {
         Ok(_) => true,
         Err(e) => missing(
             "the CP-SAT runtime",

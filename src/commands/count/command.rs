@@ -1,0 +1,162 @@
+//! `scramble count`: exact counts by independent methods that check each
+//! other, or an estimate that says it is one (docs/count.md).
+
+use crate::commands::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
+use crate::commands::*;
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
+    pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub hints: HintArgs,
+    /// A counting method: dp (a dynamic programme over the board with
+    /// Burnside's lemma), enumerate (backtracking, counting without
+    /// storing) or estimate (Knuth's random probes, not exact); repeat to
+    /// run several. Default: dp and enumerate, then an estimate if neither
+    /// finishes.
+    #[arg(long = "method", value_enum, value_name = "METHOD")]
+    pub methods: Vec<Method>,
+    /// Which class count the last line gives: rotation (labelled solutions
+    /// up to board turns) or picture (pictures up to board turns). All
+    /// three counts are always reported.
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
+    pub equivalence: Equivalence,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Text)]
+    pub format: CountFormat,
+    /// The whole count's time limit: the methods run one after another,
+    /// each with an equal share of the time left (one that ends early
+    /// leaves its time to the next; a share is kept for the estimate run
+    /// when nothing exact finishes). The count ends within the limit and a
+    /// fraction of a second, with what it found.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Threads for enumerate (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// dp: the most states one step may hold (about 80 bytes each); past
+    /// it the method gives up with a clear message.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+    /// estimate: random probes per tree (one tree per turn of the board's
+    /// group: on a square board three, all pictures and those a half and a
+    /// quarter turn leave unchanged; two on a rectangle; one where a fixed
+    /// piece allows no turn).
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub probes: u64,
+    /// estimate: the random seed (the same seed gives the same estimate).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// enumerate: record finished work units in FILE (JSON, rewritten at
+    /// most once a second) and skip those it already holds, so a stopped
+    /// count resumes where it was.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Count only share I of N (0-based) of the enumeration's work units
+    /// (enumerate only, JSON), for a cluster job array; `--shard` alone
+    /// reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT. `scramble
+    /// merge` joins the shards' reports.
+    #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm",
+          conflicts_with = "checkpoint")]
+    pub shard: Option<ShardArg>,
+    /// enumerate: the backtracker's placement order (default: spiral).
+    /// On framed boards the row scans make far smaller trees
+    /// (docs/benchmarks.md, Knuth's estimates). A checkpoint and the
+    /// shards of one count belong to one order.
+    #[arg(long, value_enum)]
+    pub order: Option<Order>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CountFormat {
+    Text,
+    Json,
+}
+
+pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
+    let shard = match args.shard {
+        Some(a) => {
+            if args.methods.iter().any(|&m| m != Method::Enumerate) {
+                return Err(CliError::Usage(
+                    "--shard: only --method enumerate is cut into work units".into(),
+                ));
+            }
+            if args.format != CountFormat::Json {
+                return Err(CliError::Usage(
+                    "--shard: a shard's report is read by `scramble merge`: add --format json"
+                        .into(),
+                ));
+            }
+            Some(a.resolve()?)
+        }
+        None => None,
+    };
+    let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
+    let mut methods: Vec<Method> = Vec::new();
+    for &m in &args.methods {
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
+    let default = methods.is_empty();
+    if default {
+        methods = vec![Method::Dp, Method::Enumerate];
+    }
+    if args.checkpoint.is_some() && !methods.contains(&Method::Enumerate) {
+        return Err(CliError::Usage(
+            "--checkpoint records the enumeration: add --method enumerate".into(),
+        ));
+    }
+    if args.order.is_some() && !methods.contains(&Method::Enumerate) {
+        return Err(CliError::Usage(
+            "--order is the enumeration's placement order: add --method enumerate".into(),
+        ));
+    }
+    let order = args.order.unwrap_or(DEFAULT_ORDER);
+    if let Some(path) = &args.checkpoint {
+        count::check_checkpoint(path, &puzzle, order).map_err(CliError::Usage)?;
+    }
+    let options = CountOptions {
+        methods,
+        estimate_if_unfinished: default,
+        time_limit: args.time_limit,
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
+        stop: stop.clone(),
+        max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
+        probes: args.probes,
+        seed: args.seed,
+        checkpoint: args.checkpoint.clone(),
+        shard: None,
+        order,
+    };
+    let report = match shard {
+        Some(s) => count::count_shard(&puzzle, s, &options),
+        None => count::count(&puzzle, &options),
+    };
+    let text = match args.format {
+        CountFormat::Text => crate::commands::count::text::text(&report, args.equivalence),
+        CountFormat::Json => {
+            serde_json::to_string_pretty(&report).expect("a report serializes") + "\n"
+        }
+    };
+    print(&text)?;
+    Ok(exit_code(&report))
+}
+
+/// The exit code of a count report (of one run or merged shards).
+pub(crate) fn exit_code(report: &crate::commands::count::CountReport) -> u8 {
+    if let Some(d) = &report.disagreement {
+        eprintln!("disagreement on {}: {d}", report.puzzle);
+    }
+    if report.counts.is_some() && report.disagreement.is_none() {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }
+}

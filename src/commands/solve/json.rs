@@ -1,0 +1,181 @@
+//! The JSON report. Its key names are a contract: other tools and tests read
+//! them (README.md lists them).
+
+use serde::Serialize;
+
+use crate::board::Solution;
+use crate::render::Report;
+use crate::solve::{Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
+
+/// What the report says of the puzzle.
+pub(crate) struct Head<'a> {
+    /// The puzzle path as the user gave it.
+    pub path: &'a str,
+    pub title: Option<&'a str>,
+    pub board: usize,
+    pub tiles: usize,
+    pub facts: crate::puzzle::Facts,
+}
+
+impl<'a> Head<'a> {
+    pub(crate) fn of(r: &'a Report<'_>) -> Head<'a> {
+        Head {
+            path: r.path,
+            title: r.puzzle.title.as_deref(),
+            board: r.puzzle.rows,
+            tiles: r.puzzle.len(),
+            facts: r.puzzle.facts(),
+        }
+    }
+}
+
+/// What a shard's output, or a merge of shards, adds to the report.
+#[derive(Default)]
+pub(crate) struct Extra<'a> {
+    /// A shard's own output: which share it is.
+    pub shard: Option<&'a Meta>,
+    /// A merge: the shards it lacks, and those that stopped early.
+    pub shards_missing: &'a [usize],
+    pub shards_incomplete: &'a [usize],
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    /// `summary` in JSON Lines (the last line); absent in the JSON report.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    puzzle: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    board: usize,
+    #[serde(flatten)]
+    facts: &'a crate::puzzle::Facts,
+    tiles: usize,
+    solver: &'a str,
+    solver_version: &'a str,
+    model: &'a str,
+    symmetry: &'a str,
+    /// Present (false) only where the symmetry is not proven to keep a
+    /// member of every class: the counts may then be too low.
+    #[serde(skip_serializing_if = "is_true")]
+    symmetry_proven: bool,
+    equivalence: &'a str,
+    complete: bool,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    raw_count: u128,
+    canonical_count: u128,
+    classes_count: u128,
+    pictures_count: u128,
+    /// Absent when the run kept no solutions (`--count`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<&'a [Solution]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    raw_solutions: Option<&'a [Solution]>,
+    wall_time_s: f64,
+    /// Seconds from the start to the first solution (absent: none found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_to_first_s: Option<f64>,
+    solver_stats: &'a SolverStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<&'a Meta>,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    shards_missing: &'a [usize],
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    shards_incomplete: &'a [usize],
+}
+
+/// One JSON object (pretty-printed, newline-terminated).
+pub fn render(r: &Report<'_>) -> String {
+    render_with(&Head::of(r), r.result, r.all, &Extra::default())
+}
+
+/// [`render`] from its parts, with what a shard or a merge adds.
+pub(crate) fn render_with(head: &Head, res: &SolveResult, all: bool, extra: &Extra) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&object(head, res, all, extra, None)).expect("serializable");
+    s.push('\n');
+    s
+}
+
+/// The report as one line of JSON Lines, `"type": "summary"`, without the
+/// solutions (they were streamed before it).
+pub(crate) fn summary_line(head: &Head, res: &SolveResult, extra: &Extra) -> String {
+    let mut s = serde_json::to_string(&object(head, res, false, extra, Some("summary")))
+        .expect("serializable");
+    s.push('\n');
+    s
+}
+
+/// One streamed solution as a line of JSON Lines: its number (from 1) and
+/// its cells, row-major `[tile, rotation]` pairs.
+pub(crate) fn solution_line(k: u64, s: &Solution) -> String {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        index: u64,
+        solution: &'a Solution,
+    }
+    let mut out = serde_json::to_string(&Line {
+        kind: "solution",
+        index: k,
+        solution: s,
+    })
+    .expect("serializable");
+    out.push('\n');
+    out
+}
+
+fn object<'a>(
+    head: &'a Head<'a>,
+    res: &'a SolveResult,
+    all: bool,
+    extra: &Extra<'a>,
+    kind: Option<&'static str>,
+) -> Json<'a> {
+    let (outcome, stopped_by, error) = match &res.outcome {
+        Outcome::Complete => ("complete", None, None),
+        Outcome::Infeasible => ("infeasible", None, None),
+        Outcome::Incomplete(reason) => ("incomplete", Some(*reason), None),
+        Outcome::Invalid(m) => ("invalid", None, Some(m.as_str())),
+    };
+    Json {
+        kind,
+        puzzle: head.path,
+        title: head.title,
+        board: head.board,
+        facts: &head.facts,
+        tiles: head.tiles,
+        solver: &res.solver,
+        solver_version: &res.solver_version,
+        model: &res.model,
+        symmetry: &res.symmetry,
+        symmetry_proven: res.symmetry_proven,
+        equivalence: res.equivalence.name(),
+        complete: res.outcome.is_complete(),
+        outcome,
+        stopped_by,
+        error,
+        raw_count: res.counts.raw,
+        canonical_count: res.counts.under(res.equivalence),
+        classes_count: res.counts.classes,
+        pictures_count: res.counts.pictures,
+        solutions: (matches!(res.keep, Keep::All | Keep::Canonical) && kind.is_none())
+            .then(|| res.canonical()),
+        raw_solutions: all.then_some(res.raw.as_slice()),
+        wall_time_s: res.wall_time.as_secs_f64(),
+        time_to_first_s: res.time_to_first.map(|d| d.as_secs_f64()),
+        solver_stats: &res.stats,
+        shard: extra.shard,
+        shards_missing: extra.shards_missing,
+        shards_incomplete: extra.shards_incomplete,
+    }
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}

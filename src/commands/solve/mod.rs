@@ -1,0 +1,380 @@
+//! `scramble solve`: every solution of one puzzle, as text, JSON or JSON
+//! Lines (streamed), or only their counts; optionally a folder of pictures.
+
+pub mod folder;
+pub mod json;
+pub(crate) mod merge;
+pub mod text;
+
+use std::cell::RefCell;
+
+use super::*;
+use crate::solve::Keep;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    /// JSON Lines: one line per new class as soon as it is found, then a
+    /// summary line.
+    Jsonl,
+    /// The Eternity II community's board notation (`.et2`, what
+    /// Eternity2Puzzles.jl loads): per square the piece number and its
+    /// clockwise quarter turns; one board per shown solution, a blank line
+    /// between boards.
+    Et2,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
+    pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub hints: HintArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The solver.
+    #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
+    pub solver: SolverKind,
+    #[command(flatten)]
+    pub backtrack: BacktrackArgs,
+    /// Print every raw solution, not only one per class.
+    #[arg(long)]
+    pub all: bool,
+    /// Count only: keep no solutions (a compact set of about one byte per
+    /// cell per class where repeats must be caught), print the counts.
+    #[arg(long, conflicts_with_all = ["all", "out"])]
+    pub count: bool,
+    /// How to cut the enumeration into subproblems (CP-SAT only): auto
+    /// (default), none, or the number of cells fixed up front.
+    #[arg(long, value_name = "auto|none|K")]
+    pub split: Option<Split>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Stop once N classes (under --equivalence) are found; CP-SAT then
+    /// solves for one class at a time with all its workers instead of
+    /// enumerating (fast for a first solution, slow for many).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// The CP formulation (CP-SAT only): table, edge, boolean or
+    /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
+    #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
+    pub model: Choice,
+    #[command(flatten)]
+    pub constraints: ConstraintsArgs,
+    /// Write the CP model (protobuf text format) to FILE before solving.
+    #[arg(long, value_name = "FILE")]
+    pub dump_model: Option<PathBuf>,
+    /// Symmetry breaking added to the model: none, or a comma-separated list
+    /// of center, corner, lex, anchor, picture-lex, tiles (docs/symmetry.md).
+    #[arg(long, value_name = "LIST", default_value = "none")]
+    pub symmetry: Symmetry,
+    #[command(flatten)]
+    pub unproven: UnprovenArgs,
+    /// What counts as one class: rotation (labelled solutions up to board
+    /// turns) or picture (finished pictures up to board turns).
+    #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
+    pub equivalence: Equivalence,
+    /// Also write the pictures (SVG and PNG), texts, solutions.json and an
+    /// index.html into DIR (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: write into a non-empty folder that scramble did not make.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// With --out: pictures and texts of at most N solutions (all of them
+    /// are in solutions.json); each PNG takes tens of milliseconds.
+    #[arg(
+        long = "pictures",
+        value_name = "N",
+        default_value_t = 100,
+        requires = "out"
+    )]
+    pub max_pictures: usize,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+    /// Solve only share I of N (0-based) of the puzzle's work units, for a
+    /// cluster job array; `--shard` alone reads SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT. Needs --format json or jsonl; `scramble
+    /// merge` joins the shards' outputs (docs/distributed.md).
+    #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm")]
+    pub shard: Option<ShardArg>,
+}
+
+/// Why a shard cannot run with these options, if it cannot: its counts and
+/// lists must join exactly with the other shards'.
+fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
+    if args.format == Format::Text {
+        Some("a shard's output is read by `scramble merge`: add --format json or jsonl")
+    } else if args.limit.is_some() {
+        Some("--limit stops one run at N classes, which shards cannot share")
+    } else if args.out.is_some() {
+        Some("--out draws one run's solutions: draw the merged result instead")
+    } else if args.split.is_some() {
+        Some("a shard's work units are its split: leave out --split")
+    } else if !args.symmetry.is_none()
+        || args.backtrack.full_tree
+        || args.constraints.constraints.is_some()
+    {
+        Some(
+            "shards count classes that lie in one shard each: only with the solver's own \
+             turn reduction (no --symmetry, --full-tree or --constraints)",
+        )
+    } else {
+        None
+    }
+}
+
+/// The one check of options that belong to one engine: the first one
+/// given to another engine, with the engine it applies to.
+fn misplaced(args: &SolveArgs) -> Option<String> {
+    let engine_options = [
+        ("--split", args.split.is_some(), SolverKind::CpSat),
+        (
+            "--constraints",
+            args.constraints.constraints.is_some(),
+            SolverKind::CpSat,
+        ),
+        (
+            "--order",
+            args.backtrack.order.is_some(),
+            SolverKind::Backtrack,
+        ),
+    ];
+    engine_options
+        .into_iter()
+        .find(|&(_, given, engine)| given && engine != args.solver)
+        .map(|(flag, _, engine)| {
+            let name = engine
+                .to_possible_value()
+                .expect("named")
+                .get_name()
+                .to_string();
+            format!("{flag} applies to --solver {name} only")
+        })
+}
+
+pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
+    if let Some(why) = misplaced(args) {
+        return Err(CliError::Usage(why));
+    }
+    let jsonl = args.format == Format::Jsonl;
+    if jsonl && (args.all || args.count || args.out.is_some()) {
+        return Err(CliError::Usage(
+            "--format jsonl streams one solution per class: not with --all, --count or --out"
+                .into(),
+        ));
+    }
+    let shard = match args.shard {
+        Some(a) => {
+            if let Some(why) = shard_conflict(args) {
+                return Err(CliError::Usage(format!("--shard: {why}")));
+            }
+            Some(a.resolve()?)
+        }
+        None => None,
+    };
+    let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
+    args.symmetry.check(&puzzle).map_err(SolveError::from)?;
+    args.unproven.check([&args.symmetry], args.equivalence)?;
+    // Refuse a bad output folder or bad tile images before solving.
+    let images = match &args.out {
+        Some(dir) => {
+            folder::check(dir, args.force)?;
+            args.pictures.images(&puzzle)?
+        }
+        None => None,
+    };
+    // The user's constraints, read and checked against the model before
+    // anything is written.
+    let constraints = match (&args.constraints.constraints, args.solver) {
+        (None, _) => None,
+        (Some(_), SolverKind::CpSat) => {
+            let cp = CpSat::new()?.with_model(args.model);
+            let c = args.constraints.load(&cp)?;
+            cp.with_constraints(c.clone())
+                .check_constraints(&puzzle, &args.symmetry)?;
+            c
+        }
+        (Some(_), _) => unreachable!("refused by misplaced()"),
+    };
+    if let Some(path) = &args.dump_model {
+        let text = cpsat::model_text(
+            &puzzle,
+            args.model,
+            &args.symmetry,
+            args.backtrack.full_tree,
+        )
+        .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
+    }
+    let solver: Box<dyn crate::solve::Solver> = match args.solver {
+        SolverKind::CpSat => Box::new(
+            CpSat::new()?
+                .with_model(args.model)
+                .with_full_tree(args.backtrack.full_tree)
+                .with_memory_limit(args.run.memory.bytes())
+                .with_split(args.split.unwrap_or(Split::Auto))
+                .with_constraints(constraints),
+        ),
+        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
+        SolverKind::Graph => Box::new(crate::engines::graph::GraphSolver),
+    };
+    let options = SolveOptions {
+        symmetry: args.symmetry.clone(),
+        allow_unproven: args.unproven.allow_unproven_symmetry,
+        equivalence: args.equivalence,
+        limit: args.limit.map(|n| n as usize),
+        keep: if args.count {
+            Keep::Count
+        } else if jsonl {
+            Keep::Stream
+        } else if args.all {
+            Keep::All
+        } else {
+            Keep::Canonical
+        },
+        started: Some(started),
+        units: shard.map(|s| std::sync::Arc::new(crate::solve::Units::shard(s))),
+        ..args.run.options(&stop)
+    };
+    // A write error of the JSON Lines stream (declared before the collector
+    // that borrows it).
+    let failed: RefCell<Option<std::io::Error>> = RefCell::new(None);
+    let show_progress = std::io::stderr().is_terminal();
+    let mut collector = Collector::new(&puzzle).with_progress(move |p, found| {
+        if show_progress {
+            eprint!(
+                "\r{} subproblems done, {} pending, {} classes   ",
+                p.subproblems_done, p.subproblems_pending, found
+            );
+        }
+    });
+    // JSON Lines: each new class written and flushed at once; a closed
+    // pipe (`| head`) stops the search and ends quietly, any other write
+    // error (a full disk) stops it and is reported.
+    if jsonl {
+        let mut k = 0u64;
+        let (failed, stop) = (&failed, stop.clone());
+        collector = collector.with_stream(move |s| {
+            if failed.borrow().is_some() {
+                return;
+            }
+            k += 1;
+            let line = crate::commands::solve::json::solution_line(k, s);
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(line.as_bytes()).and_then(|_| out.flush()) {
+                *failed.borrow_mut() = Some(e);
+                stop.stop();
+            }
+        });
+    }
+    // A shard: the picture weight of its finished units.
+    let picture_weight = std::rc::Rc::new(std::cell::Cell::new(0u128));
+    if shard.is_some() {
+        let w = std::rc::Rc::clone(&picture_weight);
+        collector = collector.with_units(move |_, c| w.set(w.get() + c.picture_weight));
+    }
+    let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, collector);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    // A solver that does not cover this puzzle says why; the message names
+    // the file.
+    let result = result.map_err(|e| match e {
+        SolveError::Unsupported(why) => {
+            CliError::Usage(format!("{}: {why}", args.puzzle.display()))
+        }
+        e => e.into(),
+    })?;
+    match failed.into_inner() {
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+        Some(e) => return Err(super::stdout_error(&e)),
+        None => {}
+    }
+    let path = args.puzzle.display().to_string();
+    let report = Report {
+        path: &path,
+        puzzle: &puzzle,
+        result: &result,
+        all: args.all,
+    };
+    let meta = shard.map(|s| {
+        let decides = format!(
+            "solver={} model={} symmetry={} equivalence={} keep={:?} all={}",
+            result.solver,
+            result.model,
+            result.symmetry,
+            result.equivalence.name(),
+            options.keep,
+            args.all
+        );
+        crate::solve::Meta::new(s, &puzzle, decides, options.keep, picture_weight.get())
+    });
+    let extra = crate::commands::solve::json::Extra {
+        shard: meta.as_ref(),
+        ..Default::default()
+    };
+    let head = crate::commands::solve::json::Head::of(&report);
+    let text = match args.format {
+        Format::Text => crate::commands::solve::text::render(&report),
+        Format::Json => crate::commands::solve::json::render_with(&head, &result, args.all, &extra),
+        Format::Jsonl => crate::commands::solve::json::summary_line(&head, &result, &extra),
+        Format::Et2 => report
+            .shown()
+            .iter()
+            .map(crate::render::et2::board)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let mut drawing_stopped = false;
+    if let Some(dir) = &args.out {
+        let shown = report.shown().len();
+        // Said before the drawing starts: it can take minutes.
+        if shown > args.max_pictures {
+            eprintln!(
+                "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",
+                args.max_pictures
+            );
+        } else {
+            eprintln!("drawing {shown} solutions");
+        }
+        // Ctrl-C and the time limit also stop the drawing.
+        let deadline = options.deadline(started);
+        let keep_going =
+            || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
+        match folder::files(&report, images.as_ref(), args.max_pictures, &keep_going)
+            .map_err(FolderError::from)?
+        {
+            Some(files) => {
+                folder::write(dir, &files, args.force)?;
+                eprintln!(
+                    "wrote {} files to {} (open {})",
+                    files.len(),
+                    dir.display(),
+                    dir.join("index.html").display()
+                );
+            }
+            None => {
+                eprintln!(
+                    "stopped while drawing the pictures (Ctrl-C or --time-limit): nothing was written to {}",
+                    dir.display()
+                );
+                drawing_stopped = true;
+            }
+        }
+    }
+    print(&text)?;
+    if drawing_stopped {
+        return Ok(exit::INCOMPLETE);
+    }
+    Ok(match &result.outcome {
+        Outcome::Complete | Outcome::Infeasible => exit::OK,
+        // What was asked for: not a failure.
+        Outcome::Incomplete(crate::solve::StopReason::Limit) => exit::OK,
+        Outcome::Incomplete(_) => exit::INCOMPLETE,
+        Outcome::Invalid(_) => exit::SOLVER,
+    })
+}

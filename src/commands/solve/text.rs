@@ -1,0 +1,51 @@
+//! The seed-style text report.
+
+use std::fmt::Write;
+
+use crate::render::Report;
+
+/// A header, then each solution in the seed text format, separated by
+/// `=== Solution: k ===` lines.
+pub fn render(r: &Report<'_>) -> String {
+    let res = r.result;
+    let mut out = String::new();
+    let _ = writeln!(out, "puzzle: {}", r.path);
+    if let Some(t) = &r.puzzle.title {
+        let _ = writeln!(out, "title: {t}");
+    }
+    let _ = writeln!(out, "board: {}", r.puzzle.describe_board());
+    let _ = writeln!(
+        out,
+        "solver: {} {} (model: {}, symmetry: {}, equivalence: {})",
+        res.solver,
+        res.solver_version,
+        res.model,
+        res.symmetry,
+        res.equivalence.name()
+    );
+    if !res.symmetry_proven {
+        let _ = writeln!(out, "{}", crate::render::unproven_warning(res));
+    }
+    let c = &res.counts;
+    let _ = writeln!(out, "raw solutions: {}", c.raw);
+    let _ = writeln!(out, "canonical solutions: {}", c.under(res.equivalence));
+    let _ = writeln!(
+        out,
+        "classes: {} ({}), pictures: {}",
+        c.classes,
+        crate::render::classes_under(r.puzzle.shape().group),
+        c.pictures
+    );
+    let _ = writeln!(out, "search: {}", r.completeness());
+    let _ = write!(out, "wall time: {:.3} s", res.wall_time.as_secs_f64());
+    if let Some(first) = res.time_to_first {
+        let _ = write!(out, " (first solution after {:.3} s)", first.as_secs_f64());
+    }
+    out.push('\n');
+    let list = r.shown();
+    for (k, s) in list.iter().enumerate() {
+        let _ = writeln!(out, "=== Solution: {} ===", k + 1);
+        out.push_str(&s.to_seed_text());
+    }
+    out
+}
