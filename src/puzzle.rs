@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 mod lint;
-mod parse;
 pub mod pieces;
 mod rules;
+mod yaml;
 
 pub use lint::Lonely;
 pub use rules::{Facts, Group, Hint, HintFact, Shape, Turning};
 pub(crate) use rules::{cell_at, cell_name};
+pub use yaml::to_yaml;
 
 /// Edge directions, in the order the puzzle file lists them.
 pub(crate) const RIGHT: usize = 0;
@@ -261,14 +262,14 @@ impl Puzzle {
 
     /// Parse puzzle text; `file` is used in error messages and kept as the source.
     ///
-    /// The YAML is read through serde (`parse::doc`, a seeded visitor over
+    /// The YAML is read through serde (`yaml::doc`, a seeded visitor over
     /// the map, its tiles and edges). Each check runs in the visitor of the
     /// node it concerns and raises its error there, so serde_yaml gives that
     /// node's line and column; the typed problem travels beside the error.
     pub fn parse(text: &str, file: &Path, name: String) -> Result<Puzzle, PuzzleError> {
         let path = file.to_path_buf();
         let problem = std::cell::RefCell::new(None);
-        let read = parse::doc(&problem, serde_yaml::Deserializer::from_str(text));
+        let read = yaml::doc(&problem, serde_yaml::Deserializer::from_str(text));
         let doc = match read {
             Ok(doc) => doc,
             Err(e) => {

@@ -1,14 +1,15 @@
 //! Placements, solutions, whole-board turns and independent verification.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod formats;
 mod partial;
 mod score;
 mod verify;
 
+pub use formats::parse_seed_text;
+pub(crate) use formats::{et2, parse_saved};
 pub use partial::Partial;
 pub use score::{Join, Score};
 
@@ -31,12 +32,6 @@ impl From<Placement> for (i64, u8) {
 impl From<(i64, u8)> for Placement {
     fn from((tile, rotation): (i64, u8)) -> Self {
         Placement { tile, rotation }
-    }
-}
-
-impl fmt::Display for Placement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[t={},r={}]", self.tile, self.rotation)
     }
 }
 
@@ -238,17 +233,6 @@ impl Solution {
     pub fn verify(&self, puzzle: &Puzzle) -> Result<(), VerifyError> {
         verify::check(puzzle, self.cells.len(), |k| Some(self.cells[k]))
     }
-
-    /// The seed text format: one line per row, `[t=1,r=1] [t=9,r=3] ...`.
-    pub(crate) fn to_seed_text(&self) -> String {
-        let mut out = String::new();
-        for row in self.cells.chunks(self.cols().max(1)) {
-            let line: Vec<String> = row.iter().map(|p| p.to_string()).collect();
-            out.push_str(&line.join(" "));
-            out.push('\n');
-        }
-        out
-    }
 }
 
 /// The placements that may go into cell `prefix.len()` (row-major) given the
@@ -287,135 +271,6 @@ pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement
         }
     }
     out
-}
-
-/// Parse the seed text format back into a board (used by tests and `render`):
-/// one line per row, all rows as long (or one line of n * n placements,
-/// an n x n board). The board is returned square (all four turns) when it
-/// is square, else with the half turn; [`Solution::reshaped`] gives it its
-/// puzzle's shape.
-pub fn parse_seed_text(text: &str) -> Option<Solution> {
-    let mut cells = Vec::new();
-    let mut widths = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let before = cells.len();
-        for tok in line.split_whitespace() {
-            let inner = tok.strip_prefix("[t=")?.strip_suffix(']')?;
-            let (t, r) = inner.split_once(",r=")?;
-            cells.push(Placement {
-                tile: t.parse().ok()?,
-                rotation: r.parse().ok()?,
-            });
-        }
-        widths.push(cells.len() - before);
-    }
-    let cols = *widths.first()?;
-    if cols == 0 || widths.iter().any(|&w| w != cols) {
-        return None;
-    }
-    let mut rows = widths.len();
-    let mut cols = cols;
-    // One line of n * n placements: an n x n board, as the format was
-    // first read.
-    let n = cols.isqrt();
-    if rows == 1 && n > 1 && n * n == cols {
-        (rows, cols) = (n, n);
-    }
-    let shape = if rows == cols {
-        Shape::square(rows)
-    } else {
-        Shape {
-            rows,
-            cols,
-            group: crate::puzzle::Group::Half,
-        }
-    };
-    Some(Solution::shaped(cells, shape))
-}
-
-/// A board in the Eternity II community's `.et2` notation (rows of
-/// `PIECE/TURNS`, turns clockwise), if the text is one.
-fn parse_et2(text: &str) -> Option<Solution> {
-    let mut rows: Vec<Vec<Placement>> = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let row = line
-            .split_whitespace()
-            .map(|tok| {
-                let (t, r) = tok.split_once('/')?;
-                let cw: u8 = r.parse().ok().filter(|&r| r < 4)?;
-                Some(Placement {
-                    tile: t.parse().ok()?,
-                    rotation: (4 - cw) % 4,
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
-        rows.push(row);
-    }
-    let cols = rows.first()?.len();
-    if cols == 0 || rows.iter().any(|r| r.len() != cols) {
-        return None;
-    }
-    let shape = Shape {
-        rows: rows.len(),
-        cols,
-        group: crate::puzzle::Group::Identity,
-    };
-    Some(Solution::shaped(rows.concat(), shape))
-}
-
-/// Every board in a text: runs of consecutive lines made only of
-/// `[t=..,r=..]` tokens (the seed format, and `scramble solve`'s text output,
-/// whose header lines are skipped).
-pub(crate) fn parse_seed_boards(text: &str) -> Vec<Solution> {
-    let mut out = Vec::new();
-    let mut block = String::new();
-    let flush = |block: &mut String, out: &mut Vec<Solution>| {
-        if let Some(s) = parse_seed_text(block) {
-            out.push(s);
-        }
-        block.clear();
-    };
-    for line in text.lines() {
-        let is_row = !line.trim().is_empty()
-            && line
-                .split_whitespace()
-                .all(|t| t.starts_with("[t=") && t.ends_with(']'));
-        if is_row {
-            block.push_str(line);
-            block.push('\n');
-        } else {
-            flush(&mut block, &mut out);
-        }
-    }
-    flush(&mut block, &mut out);
-    out
-}
-
-/// The boards of a saved result: the JSON report of `scramble solve` (its
-/// `solutions` list of `[tile, rotation]` pairs) or any text in the seed
-/// format ([`parse_seed_boards`]). The error says what is wrong.
-pub(crate) fn parse_saved(text: &str) -> Result<Vec<Solution>, String> {
-    if let Some(b) = parse_et2(text) {
-        return Ok(vec![b]);
-    }
-    if !text.trim_start().starts_with('{') {
-        return Ok(parse_seed_boards(text));
-    }
-    #[derive(Deserialize)]
-    struct Saved {
-        solutions: Option<Vec<serde_json::Value>>,
-    }
-    let saved: Saved = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let list = saved
-        .solutions
-        .ok_or("no \"solutions\" list: expected the JSON of scramble solve")?;
-    list.into_iter()
-        .map(|s| {
-            serde_json::from_value::<Vec<Placement>>(s)
-                .map(Solution::new)
-                .map_err(|e| format!("a solution is not a list of [tile, rotation] pairs: {e}"))
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ pub(super) fn run(args: &ConvertArgs) -> Result<u8, CliError> {
                 args.puzzle.display()
             ));
         }
-        crate::generate::to_yaml(&p)
+        crate::puzzle::to_yaml(&p)
     };
     // The written file reads back as the same puzzle (a check of the
     // writers, before the user relies on the file).

@@ -1,6 +1,6 @@
 //! `scramble generate`: random solvable puzzles by planting a solution.
 
-use crate::puzzle::Turning;
+use crate::puzzle::{Turning, to_yaml};
 
 use super::*;
 
@@ -102,9 +102,7 @@ impl GenerateArgs {
 }
 
 pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
-    use crate::generate::{
-        FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates, to_yaml,
-    };
+    use crate::generate::{FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates};
     let (rows, cols) = match (args.size, args.rows, args.cols) {
         (Some(n), _, _) => (n as usize, n as usize),
         (_, Some(r), Some(c)) => (r as usize, c as usize),

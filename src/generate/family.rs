@@ -109,7 +109,7 @@ pub fn plant_family(rng: &mut Rng, o: &FamilyOptions) -> (Puzzle, Solution) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::to_yaml;
+    use crate::puzzle::to_yaml;
     use std::path::Path;
 
     #[test]

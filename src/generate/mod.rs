@@ -205,45 +205,6 @@ fn scatter(rng: &mut Rng, board: &[[Edge; 4]], turn: bool) -> (Vec<Tile>, Vec<Pl
     (tiles, cells)
 }
 
-/// The puzzle in the project's YAML format, with its rule keys (board
-/// size when not square, frame, fixed pieces, turning) where it has them.
-pub fn to_yaml(p: &Puzzle) -> String {
-    let mut out = String::new();
-    if let Some(t) = &p.title {
-        out.push_str(&format!("# {t}\n"));
-    }
-    if p.rows != p.cols {
-        out.push_str(&format!("rows: {}\ncols: {}\n", p.rows, p.cols));
-    }
-    if let Some(f) = p.frame {
-        out.push_str(&format!("frame: '{}'\n", p.motifs[f as usize]));
-    }
-    if p.turning != crate::puzzle::Turning::Quarter {
-        out.push_str(&format!("turns: {}\n", p.turning.name()));
-    }
-    if !p.hints.is_empty() {
-        out.push_str("hints:\n");
-        for h in &p.hints {
-            out.push_str(&format!(
-                "  - {{tile: {}, cell: [{}, {}], rotation: {}}}\n",
-                h.tile,
-                h.cell / p.cols + 1,
-                h.cell % p.cols + 1,
-                h.rotation
-            ));
-        }
-    }
-    for t in &p.tiles {
-        let edges: Vec<String> = t
-            .edges
-            .iter()
-            .map(|e| format!("['{}', '{}']", p.motifs[e.motif as usize], e.half.symbol()))
-            .collect();
-        out.push_str(&format!("{}: [{}]\n", t.id, edges.join(", ")));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,7 +248,8 @@ mod tests {
             self_matching: true,
         };
         let (p, s) = plant(&mut Rng::new(7), &o);
-        let q = Puzzle::parse(&to_yaml(&p), Path::new("g.yaml"), "g".into()).unwrap();
+        let q =
+            Puzzle::parse(&crate::puzzle::to_yaml(&p), Path::new("g.yaml"), "g".into()).unwrap();
         assert_eq!((q.rows, q.cols), (3, 3));
         assert_eq!(s.verify(&q), Ok(()));
     }

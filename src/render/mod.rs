@@ -2,7 +2,6 @@
 //! HTML index), tables, the community's board notation and the recording
 //! graph. Each command formats its own reports in its folder.
 
-pub mod et2;
 pub mod graph;
 pub mod html;
 pub mod images;

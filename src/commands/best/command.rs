@@ -128,7 +128,7 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
             write_file(path, svg::scored(&puzzle, &b.board, &b.broken).as_bytes())?;
         }
         if let Some(path) = &args.et2 {
-            write_file(path, crate::render::et2::board(&b.board).as_bytes())?;
+            write_file(path, crate::board::et2(&b.board).as_bytes())?;
         }
     }
     let ended = match result.ended {

@@ -325,7 +325,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         Format::Et2 => report
             .shown()
             .iter()
-            .map(crate::render::et2::board)
+            .map(crate::board::et2)
             .collect::<Vec<_>>()
             .join("\n"),
     };
