@@ -16,7 +16,7 @@ pub mod checkpoint;
 pub(crate) mod command;
 mod exact;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -183,6 +183,256 @@ struct Candidate {
     optimal: bool,
 }
 
+/// What the threads of one run share: the best board so far (its breaks,
+/// the board itself for CP-SAT's hints) and how to stop them.
+struct Shared<'a> {
+    puzzle: &'a Puzzle,
+    options: &'a BestOptions,
+    started: Instant,
+    deadline: Option<Instant>,
+    best_breaks: AtomicUsize,
+    board: Mutex<Option<Solution>>,
+    halt: AtomicBool,
+    /// Stops the complete search (a solver of its own, with its own token).
+    exact_stop: StopToken,
+    /// When the last better board came (ms since the start).
+    last_gain: AtomicU64,
+}
+
+impl Shared<'_> {
+    fn halt_all(&self) {
+        self.halt.store(true, Ordering::SeqCst);
+        self.exact_stop.stop();
+    }
+
+    fn stopped(&self) -> bool {
+        self.halt.load(Ordering::Relaxed)
+            || self.options.stop.is_stopped()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The breaks stop with everything else, and, beside a complete
+    /// search, when they have found nothing better for [`STALL`].
+    fn breaks_stopped(&self, complete: bool) -> bool {
+        self.stopped()
+            || (complete
+                && self.started.elapsed().as_millis() as u64
+                    > self.last_gain.load(Ordering::Relaxed) + STALL.as_millis() as u64)
+    }
+}
+
+/// How a run's threads are given out.
+struct Plan {
+    backtrackers: usize,
+    cp_threads: usize,
+    /// Threads of the complete search beside the breaks (0: none).
+    exact_threads: usize,
+}
+
+impl Plan {
+    fn new(puzzle: &Puzzle, options: &BestOptions, shared: &Shared, solved: bool) -> Plan {
+        let (mut backtrackers, cp_threads) = match options.method {
+            Method::Backtrack => (options.threads.max(1), 0),
+            Method::CpSat => (0, options.threads.max(1)),
+            Method::Hybrid => (options.threads.saturating_sub(1).max(1), 1),
+        };
+        // With a thread to spare, one backtracker becomes a complete search
+        // where its tree is within reach (exact.rs); it runs on every
+        // backtracking thread, one of them shared with the breaks until
+        // they stall.
+        let complete = backtrackers >= 2
+            && !solved
+            && exact::within_reach(
+                puzzle,
+                options.seed,
+                shared
+                    .deadline
+                    .map(|d| d.saturating_duration_since(Instant::now())),
+                &options.stop,
+            );
+        let exact_threads = if complete { backtrackers } else { 0 };
+        if complete {
+            backtrackers -= 1;
+        }
+        Plan {
+            backtrackers,
+            cp_threads,
+            exact_threads,
+        }
+    }
+}
+
+type Sender = mpsc::Sender<Result<Candidate, BestError>>;
+
+/// The complete search: its first solution, if it finds one; its nodes.
+fn exact_worker(shared: &Shared, threads: usize, tx: Sender) -> u64 {
+    let left = shared
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()));
+    match exact::first_solution(shared.puzzle, left, &shared.exact_stop, threads) {
+        Ok((found, nodes)) => {
+            if let Some(board) = found {
+                let _ = tx.send(Ok(Candidate {
+                    board,
+                    method: "exact",
+                    optimal: false,
+                }));
+            }
+            nodes
+        }
+        Err(e) => {
+            let _ = tx.send(Err(e.into()));
+            0
+        }
+    }
+}
+
+/// CP-SAT's rounds: the whole board's model (`model`), or for the hybrid
+/// a small model per repaired window of the best board.
+fn cp_sat_worker(
+    shared: &Shared,
+    solver: &CpSat,
+    model: Option<&BestModel>,
+    threads: usize,
+    tx: Sender,
+) {
+    let (puzzle, options) = (shared.puzzle, shared.options);
+    let stopped = || shared.stopped();
+    let mut round = 0u64;
+    // A slice that finds nothing better is followed by one twice as long:
+    // a big model's presolve alone can take a slice.
+    let mut slice = options.slice;
+    let repair = options.method == Method::Hybrid;
+    let mut rng = crate::rng::Rng::new(options.seed);
+    while !stopped() && shared.best_breaks.load(Ordering::Relaxed) > 0 {
+        let hint = shared.board.lock().unwrap().clone();
+        let before = shared.best_breaks.load(Ordering::Relaxed);
+        // The hybrid repairs a window of the best board around a broken
+        // join; CP-SAT alone searches the whole board.
+        let fixed = match (&hint, repair) {
+            (Some(board), true) => window(puzzle, board, &mut rng),
+            _ => Vec::new(),
+        };
+        let whole = fixed.is_empty();
+        let budget = crate::engines::cpsat::Slice {
+            time: if whole { slice } else { REPAIR_SLICE },
+            threads,
+            seed: options.seed.wrapping_add(round),
+        };
+        let window = match (&hint, whole) {
+            (Some(board), false) => Some(BestModel::window(puzzle, board, &fixed)),
+            _ => None,
+        };
+        let Some(m) = window.as_ref().or(model) else {
+            // The hybrid before the backtracker's first board.
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let found = solver.improve(puzzle, m, hint.as_ref(), budget, &stopped);
+        round += 1;
+        let f = match found {
+            Ok(f) => f,
+            Err(e) => {
+                let _ = tx.send(Err(e.into()));
+                break;
+            }
+        };
+        let optimal = f.optimal && whole;
+        let mut better = false;
+        if let Some(board) = f.board {
+            let breaks = board.score(puzzle).map_or(usize::MAX, |s| s.broken.len());
+            better = breaks < before;
+            if better || optimal {
+                shared.best_breaks.fetch_min(breaks, Ordering::SeqCst);
+                let _ = tx.send(Ok(Candidate {
+                    board,
+                    method: "cp-sat",
+                    optimal,
+                }));
+            }
+        }
+        if optimal {
+            break;
+        }
+        if !better && whole {
+            slice = slice.saturating_mul(2);
+        }
+    }
+}
+
+/// What the coordinator has seen of the candidates.
+struct Seen {
+    best: Option<Improvement>,
+    improvements: usize,
+    optimal: bool,
+}
+
+/// Score each candidate again, keep and share the better ones (each given
+/// to `on_improve`), until every worker is done; halt them all on an
+/// error, a full score, a proof of optimality or a limit.
+fn coordinate(
+    shared: &Shared,
+    joins: usize,
+    rx: mpsc::Receiver<Result<Candidate, BestError>>,
+    seen: &mut Seen,
+    on_improve: &mut dyn FnMut(&Improvement),
+) -> Result<(), BestError> {
+    loop {
+        let msg = match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(m) => m,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if shared.stopped() {
+                    shared.halt_all();
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        let c = msg.inspect_err(|_| shared.halt_all())?;
+        let score = c.board.score(shared.puzzle).map_err(|error| {
+            shared.halt_all();
+            BestError::Invalid {
+                method: c.method,
+                error,
+            }
+        })?;
+        seen.optimal |= c.optimal;
+        if seen.optimal {
+            // Proved: nothing better exists, whether or not this board is
+            // new.
+            shared.halt_all();
+        }
+        if seen.best.as_ref().is_some_and(|b| b.score >= score.valid) {
+            continue;
+        }
+        let imp = Improvement {
+            score: score.valid,
+            joins,
+            time_s: shared.started.elapsed().as_secs_f64(),
+            method: c.method,
+            board: c.board,
+            broken: score.broken,
+        };
+        // Share it: the backtrackers look for fewer breaks, CP-SAT starts
+        // its next slice from it.
+        shared
+            .best_breaks
+            .fetch_min(joins - imp.score, Ordering::SeqCst);
+        shared.last_gain.store(
+            shared.started.elapsed().as_millis() as u64,
+            Ordering::Relaxed,
+        );
+        *shared.board.lock().unwrap() = Some(imp.board.clone());
+        on_improve(&imp);
+        seen.improvements += 1;
+        let full = imp.score == joins;
+        seen.best = Some(imp);
+        if full || seen.optimal {
+            shared.halt_all();
+        }
+    }
+}
+
 /// Run the search; `on_improve` gets each improvement (verified) as it is
 /// found, on the calling thread.
 pub fn run(
@@ -191,7 +441,6 @@ pub fn run(
     on_improve: &mut dyn FnMut(&Improvement),
 ) -> Result<BestRun, BestError> {
     let started = Instant::now();
-    let deadline = options.time_limit.map(|t| started + t);
     let joins = Score::joins_of(puzzle);
     let mut best: Option<Improvement> = None;
     if let Some(start) = &options.start {
@@ -205,50 +454,21 @@ pub fn run(
             broken: score.broken,
         });
     }
-    let best_breaks = AtomicUsize::new(best.as_ref().map_or(usize::MAX, |b| joins - b.score));
-    let shared_board: Mutex<Option<Solution>> = Mutex::new(best.as_ref().map(|b| b.board.clone()));
-    let halt = std::sync::atomic::AtomicBool::new(false);
-    // Stops the complete search (a solver of its own, with its own token).
-    let exact_stop = StopToken::new();
-    let halt_all = || {
-        halt.store(true, Ordering::SeqCst);
-        exact_stop.stop();
+    let shared = Shared {
+        puzzle,
+        options,
+        started,
+        deadline: options.time_limit.map(|t| started + t),
+        best_breaks: AtomicUsize::new(best.as_ref().map_or(usize::MAX, |b| joins - b.score)),
+        board: Mutex::new(best.as_ref().map(|b| b.board.clone())),
+        halt: AtomicBool::new(false),
+        exact_stop: StopToken::new(),
+        last_gain: AtomicU64::new(0),
     };
-    let stopped = || {
-        halt.load(Ordering::Relaxed)
-            || options.stop.is_stopped()
-            || deadline.is_some_and(|d| Instant::now() >= d)
-    };
-    let (mut backtrackers, cp_threads) = match options.method {
-        Method::Backtrack => (options.threads.max(1), 0),
-        Method::CpSat => (0, options.threads.max(1)),
-        Method::Hybrid => (options.threads.saturating_sub(1).max(1), 1),
-    };
-    // With a thread to spare, one backtracker becomes a complete search
-    // where its tree is within reach (exact.rs).
-    let complete = backtrackers >= 2
-        && best.as_ref().is_none_or(|b| b.score < joins)
-        && exact::within_reach(
-            puzzle,
-            options.seed,
-            deadline.map(|d| d.saturating_duration_since(Instant::now())),
-            &options.stop,
-        );
-    // The complete search runs on every backtracking thread; one of them
-    // is shared with the breaks until they stall.
-    let exact_threads = if complete { backtrackers } else { 0 };
-    if complete {
-        backtrackers -= 1;
-    }
-    // When the last better board came (ms since the start).
-    let last_gain = std::sync::atomic::AtomicU64::new(0);
-    let breaks_stopped = || {
-        stopped()
-            || (complete
-                && started.elapsed().as_millis() as u64
-                    > last_gain.load(Ordering::Relaxed) + STALL.as_millis() as u64)
-    };
-    let cp = if cp_threads > 0 {
+    let solved = best.as_ref().is_some_and(|b| b.score >= joins);
+    let plan = Plan::new(puzzle, options, &shared, solved);
+    let complete = plan.exact_threads > 0;
+    let cp = if plan.cp_threads > 0 {
         // CP-SAT alone solves the whole board's model; the hybrid builds a
         // small model per repaired window.
         let whole = (options.method == Method::CpSat).then(|| BestModel::new(puzzle));
@@ -256,204 +476,55 @@ pub fn run(
     } else {
         None
     };
-    let prepared = (backtrackers > 0).then(|| breaks::Prepared::new(puzzle));
+    let prepared = (plan.backtrackers > 0).then(|| breaks::Prepared::new(puzzle));
     let (tx, rx) = mpsc::channel::<Result<Candidate, BestError>>();
-    let mut improvements = 0;
+    let mut seen = Seen {
+        best,
+        improvements: 0,
+        optimal: false,
+    };
     let mut nodes = 0u64;
-    let mut optimal = false;
     std::thread::scope(|s| -> Result<(), BestError> {
+        let shared = &shared;
         let mut handles = Vec::new();
-        if let Some(prepared) = &prepared {
-            for t in 0..backtrackers {
-                let tx = tx.clone();
-                let best_breaks = &best_breaks;
-                let stopped = &breaks_stopped;
-                let seed = options.seed.wrapping_add(t as u64);
-                handles.push(s.spawn(move || {
-                    let found = move |board: Solution| {
-                        let _ = tx.send(Ok(Candidate {
-                            board,
-                            method: "backtrack",
-                            optimal: false,
-                        }));
-                    };
-                    let shared = breaks::Shared {
-                        best_breaks,
-                        stop: stopped,
-                        found: &found,
-                    };
-                    breaks::search(puzzle, prepared, seed, &shared)
-                }));
-            }
+        for t in 0..plan.backtrackers {
+            let (tx, prepared) = (tx.clone(), prepared.as_ref().expect("prepared"));
+            let seed = options.seed.wrapping_add(t as u64);
+            handles.push(s.spawn(move || {
+                let found = move |board: Solution| {
+                    let _ = tx.send(Ok(Candidate {
+                        board,
+                        method: "backtrack",
+                        optimal: false,
+                    }));
+                };
+                let stop = || shared.breaks_stopped(complete);
+                let breaks_shared = breaks::Shared {
+                    best_breaks: &shared.best_breaks,
+                    stop: &stop,
+                    found: &found,
+                };
+                breaks::search(puzzle, prepared, seed, &breaks_shared)
+            }));
         }
         if complete {
             let tx = tx.clone();
-            let exact_stop = &exact_stop;
-            handles.push(s.spawn(move || {
-                let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-                match exact::first_solution(puzzle, left, exact_stop, exact_threads) {
-                    Ok((found, nodes)) => {
-                        if let Some(board) = found {
-                            let _ = tx.send(Ok(Candidate {
-                                board,
-                                method: "exact",
-                                optimal: false,
-                            }));
-                        }
-                        nodes
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e.into()));
-                        0
-                    }
-                }
-            }));
+            handles.push(s.spawn(move || exact_worker(shared, plan.exact_threads, tx)));
         }
         if let Some((solver, model)) = &cp {
             let tx = tx.clone();
-            let shared_board = &shared_board;
-            let best_breaks = &best_breaks;
-            let stopped = &stopped;
-            let slice = options.slice;
-            let seed = options.seed;
-            s.spawn(move || {
-                let mut round = 0u64;
-                // A slice that finds nothing better is followed by one twice
-                // as long: a big model's presolve alone can take a slice.
-                let mut slice = slice;
-                let repair = options.method == Method::Hybrid;
-                let mut rng = crate::rng::Rng::new(seed);
-                while !stopped() && best_breaks.load(Ordering::Relaxed) > 0 {
-                    let hint = shared_board.lock().unwrap().clone();
-                    let before = best_breaks.load(Ordering::Relaxed);
-                    // The hybrid repairs a window of the best board around a
-                    // broken join; CP-SAT alone searches the whole board.
-                    let fixed = match (&hint, repair) {
-                        (Some(board), true) => window(puzzle, board, &mut rng),
-                        _ => Vec::new(),
-                    };
-                    let budget = crate::engines::cpsat::Slice {
-                        time: if fixed.is_empty() {
-                            slice
-                        } else {
-                            REPAIR_SLICE
-                        },
-                        threads: cp_threads,
-                        seed: seed.wrapping_add(round),
-                    };
-                    let window = match (&hint, fixed.is_empty()) {
-                        (Some(board), false) => Some(BestModel::window(puzzle, board, &fixed)),
-                        _ => None,
-                    };
-                    let found = match (window.as_ref().or(model.as_ref()), &hint) {
-                        (Some(m), hint) => {
-                            solver.improve(puzzle, m, hint.as_ref(), budget, stopped)
-                        }
-                        // The hybrid before the backtracker's first board.
-                        (None, _) => {
-                            std::thread::sleep(Duration::from_millis(20));
-                            continue;
-                        }
-                    };
-                    round += 1;
-                    match found {
-                        Ok(f) => {
-                            let mut better = false;
-                            if let Some(board) = f.board {
-                                let breaks =
-                                    board.score(puzzle).map_or(usize::MAX, |s| s.broken.len());
-                                better = breaks < before;
-                                if better || (f.optimal && fixed.is_empty()) {
-                                    best_breaks.fetch_min(breaks, Ordering::SeqCst);
-                                    let _ = tx.send(Ok(Candidate {
-                                        board,
-                                        method: "cp-sat",
-                                        optimal: f.optimal && fixed.is_empty(),
-                                    }));
-                                }
-                            }
-                            if f.optimal && fixed.is_empty() {
-                                break;
-                            }
-                            if !better && fixed.is_empty() {
-                                slice = slice.saturating_mul(2);
-                            }
-                        }
-                        Err(e) => {
-                            let _ = tx.send(Err(e.into()));
-                            break;
-                        }
-                    }
-                }
-            });
+            s.spawn(move || cp_sat_worker(shared, solver, model.as_ref(), plan.cp_threads, tx));
         }
         drop(tx);
-        loop {
-            let msg = match rx.recv_timeout(Duration::from_millis(20)) {
-                Ok(m) => m,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if stopped() {
-                        halt_all();
-                    }
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            };
-            let c = match msg {
-                Ok(c) => c,
-                Err(e) => {
-                    halt_all();
-                    return Err(e);
-                }
-            };
-            let score = match c.board.score(puzzle) {
-                Ok(s) => s,
-                Err(error) => {
-                    halt_all();
-                    return Err(BestError::Invalid {
-                        method: c.method,
-                        error,
-                    });
-                }
-            };
-            optimal |= c.optimal;
-            if optimal {
-                // Proved: nothing better exists, whether or not this board
-                // is new.
-                halt_all();
-            }
-            if best.as_ref().is_some_and(|b| b.score >= score.valid) {
-                continue;
-            }
-            let imp = Improvement {
-                score: score.valid,
-                joins,
-                time_s: started.elapsed().as_secs_f64(),
-                method: c.method,
-                board: c.board,
-                broken: score.broken,
-            };
-            // Share it: the backtrackers look for fewer breaks, CP-SAT
-            // starts its next slice from it.
-            best_breaks.fetch_min(joins - imp.score, Ordering::SeqCst);
-            last_gain.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
-            *shared_board.lock().unwrap() = Some(imp.board.clone());
-            on_improve(&imp);
-            improvements += 1;
-            let full = imp.score == joins;
-            best = Some(imp);
-            if full || optimal {
-                halt_all();
-            }
-        }
+        let result = coordinate(shared, joins, rx, &mut seen, on_improve);
         for h in handles {
             nodes += h.join().unwrap_or(0);
         }
-        Ok(())
+        result
     })?;
-    let ended = if best.as_ref().is_some_and(|b| b.score == joins) {
+    let ended = if seen.best.as_ref().is_some_and(|b| b.score == joins) {
         Ended::Full
-    } else if optimal {
+    } else if seen.optimal {
         Ended::Optimal
     } else if options.stop.is_stopped() {
         Ended::Interrupted
@@ -461,8 +532,8 @@ pub fn run(
         Ended::TimeLimit
     };
     Ok(BestRun {
-        best,
-        improvements,
+        best: seen.best,
+        improvements: seen.improvements,
         ended,
         nodes,
         wall_time_s: started.elapsed().as_secs_f64(),

@@ -9,7 +9,7 @@ pub mod text;
 use std::cell::RefCell;
 
 use super::*;
-use crate::solve::Keep;
+use crate::solve::{Keep, Shard};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -155,8 +155,9 @@ fn misplaced(args: &SolveArgs) -> Option<String> {
         })
 }
 
-pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
-    let started = std::time::Instant::now();
+/// The options' own conflicts, refused before anything is loaded; the
+/// shard this run is, if it is one.
+fn usage(args: &SolveArgs) -> Result<Option<Shard>, CliError> {
     if let Some(why) = misplaced(args) {
         return Err(CliError::Usage(why));
     }
@@ -167,15 +168,157 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
                 .into(),
         ));
     }
-    let shard = match args.shard {
+    match args.shard {
         Some(a) => {
             if let Some(why) = shard_conflict(args) {
                 return Err(CliError::Usage(format!("--shard: {why}")));
             }
-            Some(a.resolve()?)
+            Ok(Some(a.resolve()?))
         }
-        None => None,
+        None => Ok(None),
+    }
+}
+
+/// The engine the options ask for, with its own configuration; the
+/// user's constraints read and checked against the model, and the model
+/// dumped (`--dump-model`), before anything is solved.
+fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Solver>, CliError> {
+    // The user's constraints, read and checked against the model before
+    // anything is written.
+    let constraints = match (&args.constraints.constraints, args.solver) {
+        (None, _) => None,
+        (Some(_), SolverKind::CpSat) => {
+            let cp = CpSat::new()?.with_model(args.model);
+            let c = args.constraints.load(&cp)?;
+            cp.with_constraints(c.clone())
+                .check_constraints(puzzle, &args.symmetry)?;
+            c
+        }
+        (Some(_), _) => unreachable!("refused by misplaced()"),
     };
+    if let Some(path) = &args.dump_model {
+        let text = cpsat::model_text(puzzle, args.model, &args.symmetry, args.backtrack.full_tree)
+            .map_err(SolveError::from)?;
+        write_file(path, text.as_bytes())?;
+    }
+    Ok(match args.solver {
+        SolverKind::CpSat => Box::new(
+            CpSat::new()?
+                .with_model(args.model)
+                .with_full_tree(args.backtrack.full_tree)
+                .with_memory_limit(args.run.memory.bytes())
+                .with_split(args.split.unwrap_or(Split::Auto))
+                .with_constraints(constraints),
+        ),
+        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
+        SolverKind::Graph => Box::new(crate::engines::graph::GraphSolver),
+    })
+}
+
+/// The report in the format asked for; a shard's says what it is.
+fn output(
+    args: &SolveArgs,
+    report: &Report,
+    options: &SolveOptions,
+    shard: Option<Shard>,
+    picture_weight: u128,
+) -> String {
+    let (puzzle, result) = (report.puzzle, report.result);
+    let meta = shard.map(|s| {
+        let decides = format!(
+            "solver={} model={} symmetry={} equivalence={} keep={:?} all={}",
+            result.solver,
+            result.model,
+            result.symmetry,
+            result.equivalence.name(),
+            options.keep,
+            args.all
+        );
+        crate::solve::Meta::new(s, puzzle, decides, options.keep, picture_weight)
+    });
+    let extra = crate::commands::solve::json::Extra {
+        shard: meta.as_ref(),
+        ..Default::default()
+    };
+    let head = crate::commands::solve::json::Head::of(report);
+    match args.format {
+        Format::Text => crate::commands::solve::text::render(report),
+        Format::Json => crate::commands::solve::json::render_with(&head, result, args.all, &extra),
+        Format::Jsonl => crate::commands::solve::json::summary_line(&head, result, &extra),
+        Format::Et2 => report
+            .shown()
+            .iter()
+            .map(crate::board::et2)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// The pictures of `solve --out`, written whole into `dir`; false when
+/// Ctrl-C or the time limit stopped the drawing (nothing is written).
+fn draw(
+    args: &SolveArgs,
+    dir: &Path,
+    report: &Report,
+    images: Option<&TileImages>,
+    options: &SolveOptions,
+    started: std::time::Instant,
+    stop: &StopToken,
+) -> Result<bool, CliError> {
+    let shown = report.shown().len();
+    // Said before the drawing starts: it can take minutes.
+    if shown > args.max_pictures {
+        eprintln!(
+            "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",
+            args.max_pictures
+        );
+    } else {
+        eprintln!("drawing {shown} solutions");
+    }
+    // Ctrl-C and the time limit also stop the drawing.
+    let deadline = options.deadline(started);
+    let keep_going =
+        || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
+    Ok(
+        match folder::files(report, images, args.max_pictures, &keep_going)
+            .map_err(FolderError::from)?
+        {
+            Some(files) => {
+                folder::write(dir, &files, args.force)?;
+                eprintln!(
+                    "wrote {} files to {} (open {})",
+                    files.len(),
+                    dir.display(),
+                    dir.join("index.html").display()
+                );
+                true
+            }
+            None => {
+                eprintln!(
+                    "stopped while drawing the pictures (Ctrl-C or --time-limit): nothing was written to {}",
+                    dir.display()
+                );
+                false
+            }
+        },
+    )
+}
+
+/// The exit code of a finished solve.
+fn exit_code(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Complete | Outcome::Infeasible => exit::OK,
+        // What was asked for: not a failure.
+        Outcome::Incomplete(crate::solve::StopReason::Limit) => exit::OK,
+        Outcome::Incomplete(_) => exit::INCOMPLETE,
+        Outcome::Invalid(_) => exit::SOLVER,
+    }
+}
+
+pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
+    let shard = usage(args)?;
+    let jsonl = args.format == Format::Jsonl;
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     args.unproven.check([&args.symmetry], args.equivalence)?;
@@ -187,41 +330,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         }
         None => None,
     };
-    // The user's constraints, read and checked against the model before
-    // anything is written.
-    let constraints = match (&args.constraints.constraints, args.solver) {
-        (None, _) => None,
-        (Some(_), SolverKind::CpSat) => {
-            let cp = CpSat::new()?.with_model(args.model);
-            let c = args.constraints.load(&cp)?;
-            cp.with_constraints(c.clone())
-                .check_constraints(&puzzle, &args.symmetry)?;
-            c
-        }
-        (Some(_), _) => unreachable!("refused by misplaced()"),
-    };
-    if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(
-            &puzzle,
-            args.model,
-            &args.symmetry,
-            args.backtrack.full_tree,
-        )
-        .map_err(SolveError::from)?;
-        write_file(path, text.as_bytes())?;
-    }
-    let solver: Box<dyn crate::solve::Solver> = match args.solver {
-        SolverKind::CpSat => Box::new(
-            CpSat::new()?
-                .with_model(args.model)
-                .with_full_tree(args.backtrack.full_tree)
-                .with_memory_limit(args.run.memory.bytes())
-                .with_split(args.split.unwrap_or(Split::Auto))
-                .with_constraints(constraints),
-        ),
-        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
-        SolverKind::Graph => Box::new(crate::engines::graph::GraphSolver),
-    };
+    let solver = engine(args, &puzzle)?;
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         allow_unproven: args.unproven.allow_unproven_symmetry,
@@ -301,80 +410,22 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         result: &result,
         all: args.all,
     };
-    let meta = shard.map(|s| {
-        let decides = format!(
-            "solver={} model={} symmetry={} equivalence={} keep={:?} all={}",
-            result.solver,
-            result.model,
-            result.symmetry,
-            result.equivalence.name(),
-            options.keep,
-            args.all
-        );
-        crate::solve::Meta::new(s, &puzzle, decides, options.keep, picture_weight.get())
-    });
-    let extra = crate::commands::solve::json::Extra {
-        shard: meta.as_ref(),
-        ..Default::default()
+    let text = output(args, &report, &options, shard, picture_weight.get());
+    let drawing_stopped = match &args.out {
+        Some(dir) => !draw(
+            args,
+            dir,
+            &report,
+            images.as_ref(),
+            &options,
+            started,
+            &stop,
+        )?,
+        None => false,
     };
-    let head = crate::commands::solve::json::Head::of(&report);
-    let text = match args.format {
-        Format::Text => crate::commands::solve::text::render(&report),
-        Format::Json => crate::commands::solve::json::render_with(&head, &result, args.all, &extra),
-        Format::Jsonl => crate::commands::solve::json::summary_line(&head, &result, &extra),
-        Format::Et2 => report
-            .shown()
-            .iter()
-            .map(crate::board::et2)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    };
-    let mut drawing_stopped = false;
-    if let Some(dir) = &args.out {
-        let shown = report.shown().len();
-        // Said before the drawing starts: it can take minutes.
-        if shown > args.max_pictures {
-            eprintln!(
-                "drawing the first {} of {shown} solutions (all are in solutions.json; --pictures N for more)",
-                args.max_pictures
-            );
-        } else {
-            eprintln!("drawing {shown} solutions");
-        }
-        // Ctrl-C and the time limit also stop the drawing.
-        let deadline = options.deadline(started);
-        let keep_going =
-            || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
-        match folder::files(&report, images.as_ref(), args.max_pictures, &keep_going)
-            .map_err(FolderError::from)?
-        {
-            Some(files) => {
-                folder::write(dir, &files, args.force)?;
-                eprintln!(
-                    "wrote {} files to {} (open {})",
-                    files.len(),
-                    dir.display(),
-                    dir.join("index.html").display()
-                );
-            }
-            None => {
-                eprintln!(
-                    "stopped while drawing the pictures (Ctrl-C or --time-limit): nothing was written to {}",
-                    dir.display()
-                );
-                drawing_stopped = true;
-            }
-        }
-    }
     print(&text)?;
     if drawing_stopped {
         return Ok(exit::INCOMPLETE);
     }
-    Ok(match &result.outcome {
-        Outcome::Complete | Outcome::Infeasible => exit::OK,
-        // What was asked for: not a failure.
-        Outcome::Incomplete(crate::solve::StopReason::Limit) => exit::OK,
-        Outcome::Incomplete(_) => exit::INCOMPLETE,
-        Outcome::Invalid(_) => exit::SOLVER,
-    })
+    Ok(exit_code(&result.outcome))
 }

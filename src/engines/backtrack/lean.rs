@@ -220,6 +220,7 @@ fn run(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tables::Setup;
     use std::sync::atomic::AtomicBool;
 
     use super::super::Order;
@@ -260,8 +261,8 @@ mod tests {
             let none = Symmetry::none();
             for order in [Order::Row, Order::RowUp] {
                 for reduce in [false, true] {
-                    let lean = Tables::new(&p, order, &none, reduce, false);
-                    let mut walked = Tables::new(&p, order, &none, reduce, false);
+                    let lean = Tables::new(&p, order, &none, Setup::turns(reduce));
+                    let mut walked = Tables::new(&p, order, &none, Setup::turns(reduce));
                     let m = walked.lists.as_mut().and_then(|l| l.masks.as_mut());
                     let m = m.expect("masks");
                     assert!(fits(m));

@@ -486,6 +486,7 @@ pub(super) fn search<const W: usize>(
 mod tests {
     use super::super::Order;
     use super::super::search::walk_tree;
+    use super::super::tables::Setup;
     use super::*;
     use crate::generate::{PlantOptions, Rng, plant};
     use crate::symmetry::{Symmetry, report_combinations};
@@ -519,11 +520,27 @@ mod tests {
                 {
                     for reduce in [false, true] {
                         for sym in &rules {
-                            let bits = Tables::new(&p, order, sym, reduce, false);
+                            let bits = Tables::new(&p, order, sym, Setup::turns(reduce));
                             assert!(bits.lists.is_none(), "one-word boards use bitsets");
-                            let lists = Tables::with_lists(&p, order, sym, reduce);
+                            let lists = Tables::new(
+                                &p,
+                                order,
+                                sym,
+                                Setup {
+                                    lists: true,
+                                    ..Setup::turns(reduce)
+                                },
+                            );
                             // The same lists walked without their masks.
-                            let mut plain = Tables::with_lists(&p, order, sym, reduce);
+                            let mut plain = Tables::new(
+                                &p,
+                                order,
+                                sym,
+                                Setup {
+                                    lists: true,
+                                    ..Setup::turns(reduce)
+                                },
+                            );
                             let masks = plain.lists.as_mut().and_then(|l| l.masks.take());
                             masked += masks.is_some() as usize;
                             let (a, b) = (walk(&bits), walk(&lists));
@@ -556,17 +573,17 @@ mod tests {
         };
         let (few, many) = (board(20), board(200));
         assert!(
-            Tables::new(&few, Order::Row, &none, true, false)
+            Tables::new(&few, Order::Row, &none, Setup::turns(true))
                 .lists
                 .is_some()
         );
         assert!(
-            Tables::new(&few, Order::Spiral, &none, true, false)
+            Tables::new(&few, Order::Spiral, &none, Setup::turns(true))
                 .lists
                 .is_none()
         );
         assert!(
-            Tables::new(&many, Order::Row, &none, true, false)
+            Tables::new(&many, Order::Row, &none, Setup::turns(true))
                 .lists
                 .is_none()
         );

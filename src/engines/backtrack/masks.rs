@@ -392,6 +392,7 @@ fn walk<const W: usize>(
 mod tests {
     use super::super::Order;
     use super::super::search::walk_tree;
+    use super::super::tables::Setup;
     use super::*;
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
     use crate::puzzle::{Puzzle, Turning};
@@ -403,7 +404,7 @@ mod tests {
     /// Returns the number of boards.
     fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> usize {
         let none = Symmetry::none();
-        let tables = || Tables::new(p, order, &none, reduce, false);
+        let tables = || Tables::new(p, order, &none, Setup::turns(reduce));
         let (lean, mut walked, mut plain) = (tables(), tables(), tables());
         let lists = walked
             .lists
@@ -443,7 +444,7 @@ mod tests {
             let none = Symmetry::none();
             for order in [Order::Row, Order::RowUp] {
                 for reduce in [false, true] {
-                    let t = Tables::new(&p, order, &none, reduce, false);
+                    let t = Tables::new(&p, order, &none, Setup::turns(reduce));
                     let m = t.lists.as_ref().and_then(|l| l.masks.as_ref());
                     let lean = n == 6 || !reduce;
                     assert_eq!(m.is_some_and(lean::fits), lean, "{n}x{n} {order} {reduce}");
@@ -496,7 +497,7 @@ mod tests {
             },
         );
         let none = Symmetry::none();
-        let t = Tables::new(&p, Order::Row, &none, false, false);
+        let t = Tables::new(&p, Order::Row, &none, Setup::turns(false));
         let l = t.lists.as_ref().expect("lists");
         let first = l.starts.windows(2).map(|w| w[1] - w[0]).max();
         assert_eq!(first, Some(100));

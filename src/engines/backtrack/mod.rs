@@ -85,7 +85,7 @@ use crate::symmetry::labellings_per_picture;
 pub use order::Order;
 use parallel::Run;
 pub use probe::{Probe, ProbeEnd, probe};
-use tables::{MAX_WORDS, Tables};
+use tables::{MAX_WORDS, Setup, Tables};
 pub(crate) use tree::Sums;
 pub use tree::{Mean, TreeEstimate, estimate_tree};
 
@@ -176,13 +176,12 @@ impl Solver for Backtrack {
             && options.symmetry.is_none()
             && options.units.is_none()
             && search_pictures(labellings_per_picture(puzzle));
-        let t = Tables::new(
-            puzzle,
-            self.order,
-            &options.symmetry,
-            self.reduce_turns,
+        let setup = Setup {
+            reduce_turns: self.reduce_turns,
             kinds,
-        );
+            lists: false,
+        };
+        let t = Tables::new(puzzle, self.order, &options.symmetry, setup);
         let timed_out = AtomicBool::new(false);
         let check = checker(options, start, &timed_out);
         let stop = AtomicBool::new(check());

@@ -17,7 +17,7 @@ use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
-use super::tables::{MAX_WORDS, Tables};
+use super::tables::{MAX_WORDS, Setup, Tables};
 use super::{MAX_TILES, Order, checker, fits, stopped_by};
 
 /// How a probe ended.
@@ -77,7 +77,7 @@ pub fn probe(
     );
     let start = Instant::now();
     let none = Symmetry::none();
-    let t = Tables::new(puzzle, order, &none, false, false);
+    let t = Tables::new(puzzle, order, &none, Setup::turns(false));
     let build_s = start.elapsed().as_secs_f64();
     let timed_out = AtomicBool::new(false);
     let check = checker(options, start, &timed_out);

@@ -175,76 +175,142 @@ fn set_bit(set: &mut [u64], bit: usize) {
     set[bit / 64] |= 1 << (bit % 64);
 }
 
+/// Per orientation, its four edge codes; per orientation and direction,
+/// the orientations of other tiles whose facing edge fits it (`words`
+/// words each).
+fn fit_sets(puzzle: &Puzzle, words: usize) -> (Vec<[u16; 4]>, Vec<u64>) {
+    let nori = puzzle.len() * 4;
+    let ncodes = 4 * puzzle.motifs.len().max(1);
+    // Per direction and code: the orientations showing that code on
+    // that edge.
+    let mut by_edge = vec![0u64; 4 * ncodes * words];
+    let edges: Vec<[u16; 4]> = (0..nori)
+        .map(|o| {
+            let t = &puzzle.tiles[o / 4];
+            std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
+        })
+        .collect();
+    for (o, e) in edges.iter().enumerate() {
+        for (d, &c) in e.iter().enumerate() {
+            set_bit(
+                &mut by_edge[(d * ncodes + c as usize) * words..][..words],
+                o,
+            );
+        }
+    }
+    // A neighbour never holds another orientation of the same tile:
+    // those bits are cleared.
+    let mut fit = Vec::with_capacity(nori * 4 * words);
+    for (o, e) in edges.iter().enumerate() {
+        for d in 0..4 {
+            let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
+            if words == 1 {
+                // One word: a push, not a call to copy a slice.
+                fit.push(by_edge[at] & !tile_bits(o));
+            } else {
+                let from = fit.len();
+                fit.extend_from_slice(&by_edge[at..at + words]);
+                fit[from + o / 64] &= !tile_bits(o);
+            }
+        }
+    }
+    (edges, fit)
+}
+
+/// With kinds, per tile: the first tile of its kind (itself without
+/// kinds), and the next copy of its kind; and the copies that start
+/// blocked (marked used): every copy but the first, placing a copy frees
+/// the next.
+fn kind_tables(puzzle: &Puzzle, words: usize, kinds: bool) -> (Vec<usize>, Vec<u16>, Vec<u64>) {
+    let mut kind_of: Vec<usize> = (0..puzzle.len()).collect();
+    let mut next_copy = vec![NO_COPY; puzzle.len()];
+    let mut start_used = vec![0u64; words];
+    if kinds {
+        for class in identical_classes(puzzle) {
+            let at: Vec<usize> = class
+                .iter()
+                .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
+                .collect();
+            for &k in &at {
+                kind_of[k] = at[0];
+            }
+            for pair in at.windows(2) {
+                next_copy[pair[0]] = pair[1] as u16;
+                start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
+            }
+        }
+    }
+    (kind_of, next_copy, start_used)
+}
+
+/// Per tile, the orientations the first cell's orbit may hold when that
+/// tile is at the first cell (the turn reduction's orbit rule): of tiles
+/// after it, or with kinds of its kind or a later one.
+fn above_sets(puzzle: &Puzzle, words: usize, kind_of: Option<&[usize]>) -> Vec<u64> {
+    let nori = puzzle.len() * 4;
+    let every = |w: usize| !from_bit(nori, w);
+    let mut above = Vec::new();
+    above.reserve(puzzle.len() * words);
+    for t in 0..puzzle.len() {
+        if let Some(kind_of) = kind_of {
+            // Orientations of tiles of the same kind or a later one.
+            let from = above.len();
+            above.resize(from + words, 0);
+            for (u, &k) in kind_of.iter().enumerate() {
+                if k >= kind_of[t] {
+                    for o in 4 * u..4 * u + 4 {
+                        set_bit(&mut above[from..], o);
+                    }
+                }
+            }
+        } else {
+            above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
+        }
+    }
+    above
+}
+
+/// What tables are built for, beside the puzzle, the order and the
+/// symmetry breaking.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Setup {
+    /// Search one board turn of each solution (the turn reduction).
+    pub(super) reduce_turns: bool,
+    /// Place identical tiles as kinds: each board found a new picture.
+    pub(super) kinds: bool,
+    /// Candidate lists whatever the board's size (the tests compare the
+    /// list search with the bitset search).
+    pub(super) lists: bool,
+}
+
+impl Setup {
+    /// Labelled tiles, with or without the turn reduction.
+    pub(super) fn turns(reduce_turns: bool) -> Setup {
+        Setup {
+            reduce_turns,
+            ..Setup::default()
+        }
+    }
+}
+
 impl<'p> Tables<'p> {
     pub(super) fn new(
         puzzle: &'p Puzzle,
         order: Order,
         symmetry: &'p Symmetry,
-        reduce_turns: bool,
-        kinds: bool,
+        setup: Setup,
     ) -> Tables<'p> {
-        Tables::build(puzzle, order, symmetry, reduce_turns, kinds, false)
-    }
-
-    /// The tables with candidate lists whatever the board's size (to
-    /// test the list search against the bitset search).
-    #[cfg(test)]
-    pub(super) fn with_lists(
-        puzzle: &'p Puzzle,
-        order: Order,
-        symmetry: &'p Symmetry,
-        reduce_turns: bool,
-    ) -> Tables<'p> {
-        Tables::build(puzzle, order, symmetry, reduce_turns, false, true)
-    }
-
-    fn build(
-        puzzle: &'p Puzzle,
-        order: Order,
-        symmetry: &'p Symmetry,
-        reduce_turns: bool,
-        kinds: bool,
-        lists: bool,
-    ) -> Tables<'p> {
+        let Setup {
+            reduce_turns,
+            kinds,
+            lists,
+        } = setup;
         let shape = puzzle.shape();
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let cells = rows * cols;
         let nori = puzzle.len() * 4;
         let words = word_bucket(nori.div_ceil(64));
-        let ncodes = 4 * puzzle.motifs.len().max(1);
-        // Per direction and code: the orientations showing that code on
-        // that edge.
-        let mut by_edge = vec![0u64; 4 * ncodes * words];
-        let edges: Vec<[u16; 4]> = (0..nori)
-            .map(|o| {
-                let t = &puzzle.tiles[o / 4];
-                std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
-            })
-            .collect();
-        for (o, e) in edges.iter().enumerate() {
-            for (d, &c) in e.iter().enumerate() {
-                set_bit(
-                    &mut by_edge[(d * ncodes + c as usize) * words..][..words],
-                    o,
-                );
-            }
-        }
-        // A neighbour never holds another orientation of the same tile:
-        // those bits are cleared.
-        let mut fit = Vec::with_capacity(nori * 4 * words);
-        for (o, e) in edges.iter().enumerate() {
-            for d in 0..4 {
-                let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
-                if words == 1 {
-                    // One word: a push, not a call to copy a slice.
-                    fit.push(by_edge[at] & !tile_bits(o));
-                } else {
-                    let from = fit.len();
-                    fit.extend_from_slice(&by_edge[at..at + words]);
-                    fit[from + o / 64] &= !tile_bits(o);
-                }
-            }
-        }
+        let (edges, fit) = fit_sets(puzzle, words);
         let order_cells = order.cells(rows, cols);
         let first_cell = order_cells[0];
         // The cell every turn keeps in place (odd rows and columns).
@@ -344,50 +410,15 @@ impl<'p> Tables<'p> {
             }
             placed[c] = true;
         }
-        // With kinds, per tile: the first tile of its kind (itself without
-        // kinds), and the next copy of its kind. Every copy but the first
-        // starts blocked (marked used) and placing a copy frees the next.
-        let mut kind_of: Vec<usize> = (0..puzzle.len()).collect();
-        let mut next_copy = vec![NO_COPY; puzzle.len()];
-        let mut start_used = vec![0u64; words];
-        if kinds {
-            for class in identical_classes(puzzle) {
-                let at: Vec<usize> = class
-                    .iter()
-                    .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
-                    .collect();
-                for &k in &at {
-                    kind_of[k] = at[0];
-                }
-                for pair in at.windows(2) {
-                    next_copy[pair[0]] = pair[1] as u16;
-                    start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
-                }
-            }
-        }
+        let (kind_of, next_copy, start_used) = kind_tables(puzzle, words, kinds);
         if reduce == Reduce::FirstOfOrbit {
             first_of_a_closed_orbit(&mut allowed, words, &order_cells, &first_orbit, &kind_of);
         }
-        let mut above = Vec::new();
-        if reduce == Reduce::FirstOfOrbit {
-            above.reserve(puzzle.len() * words);
-            for t in 0..puzzle.len() {
-                if kinds {
-                    // Orientations of tiles of the same kind or a later one.
-                    let from = above.len();
-                    above.resize(from + words, 0);
-                    for (u, &k) in kind_of.iter().enumerate() {
-                        if k >= kind_of[t] {
-                            for o in 4 * u..4 * u + 4 {
-                                set_bit(&mut above[from..], o);
-                            }
-                        }
-                    }
-                } else {
-                    above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
-                }
-            }
-        }
+        let above = if reduce == Reduce::FirstOfOrbit {
+            above_sets(puzzle, words, kinds.then_some(&kind_of[..]))
+        } else {
+            Vec::new()
+        };
         let scan = matches!(order, Order::Row | Order::RowUp | Order::Frame);
         let lists = (lists || scan && words > 1 && !kinds)
             .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori))
@@ -487,24 +518,24 @@ mod tests {
             .collect();
         assert_eq!(corners.len(), 4);
         for order in [Order::Row, Order::RowUp, Order::Frame] {
-            let reduced = Tables::new(&framed, order, &none, true, false);
+            let reduced = Tables::new(&framed, order, &none, Setup::turns(true));
             assert_eq!(first_tiles(&reduced), vec![corners[0]], "{order:?}");
             // The full tree keeps every corner piece on the first cell.
-            let full = Tables::new(&framed, order, &none, false, false);
+            let full = Tables::new(&framed, order, &none, Setup::turns(false));
             assert_eq!(first_tiles(&full), corners, "{order:?}");
         }
         // The spiral starts inside: its first cell's orbit is four of the
         // 36 inner cells, open to every inner piece.
-        let t = Tables::new(&framed, Order::Spiral, &none, true, false);
+        let t = Tables::new(&framed, Order::Spiral, &none, Setup::turns(true));
         assert_eq!(first_tiles(&t).len(), 36);
         // A rectangle turns only by a half turn: its first corner's orbit
         // is one other corner, two cells for four corner pieces.
         let rectangle = load("puzzles/eternity2/clue2.txt");
-        let t = Tables::new(&rectangle, Order::Row, &none, true, false);
+        let t = Tables::new(&rectangle, Order::Row, &none, Setup::turns(true));
         assert_eq!(first_tiles(&t).len(), 4);
         // Without a frame every tile may start.
         let open = load("puzzles/legespiel/crazy-sheep.yaml");
-        let t = Tables::new(&open, Order::Row, &none, true, false);
+        let t = Tables::new(&open, Order::Row, &none, Setup::turns(true));
         assert_eq!(first_tiles(&t).len(), open.len());
     }
 

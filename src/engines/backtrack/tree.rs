@@ -22,7 +22,7 @@ use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
-use super::tables::{MAX_WORDS, Tables};
+use super::tables::{MAX_WORDS, Setup, Tables};
 use super::{Order, checker, fits, stopped_by};
 
 /// A mean over probes and its standard error.
@@ -122,7 +122,7 @@ pub fn estimate_tree(
     fits(puzzle)?;
     let start = Instant::now();
     let none = Symmetry::none();
-    let t = Tables::new(puzzle, order, &none, false, false);
+    let t = Tables::new(puzzle, order, &none, Setup::turns(false));
     let timed_out = AtomicBool::new(false);
     let check = checker(options, start, &timed_out);
     let stop = AtomicBool::new(check());

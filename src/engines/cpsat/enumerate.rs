@@ -23,17 +23,16 @@ use std::time::{Duration, Instant};
 use crate::model::{Budget, BuildError, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    Progress, RunStatus, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split,
-    Stands, StopReason,
+    Progress, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split, Stands,
 };
 
+use super::books::Books;
 use super::ceiling::{self, Slots};
 use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
-use super::policy::{self, End, Finished, Next};
 use super::proto::CpModelProto;
 use super::runtime::Runtime;
-use super::slices::{Outcome, Slices};
-use super::subproblem::{Ended, JobResult, Shared};
+use super::slices::Slices;
+use super::subproblem::{JobResult, Shared};
 
 /// Memory all concurrent CP-SAT solves of one enumeration may take
 /// together, by the estimate below.
@@ -217,7 +216,6 @@ pub(crate) fn enumerate(
         model,
         options,
         deadline,
-        expansion,
         ..
     } = *run;
     let constraints = match run.encode_constraints() {
@@ -236,8 +234,7 @@ pub(crate) fn enumerate(
         Split::None => (0, false, limits.unsplit_pool),
     };
     let (queue, unit_stats) = initial_jobs(run, initial_depth, adaptive);
-    let mut queue = queue;
-    let mut outstanding: HashMap<usize, usize> = match options.units {
+    let outstanding: HashMap<usize, usize> = match options.units {
         Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
         None => HashMap::new(),
     };
@@ -256,7 +253,7 @@ pub(crate) fn enumerate(
         stopping: AtomicBool::new(false),
         deadline,
     };
-    let mut stats = SolverStats {
+    let stats = SolverStats {
         branches: Some(0),
         conflicts: Some(0),
         wall_time_s: Some(0.0),
@@ -269,12 +266,19 @@ pub(crate) fn enumerate(
         unit_depth: unit_stats.map(|u| u.2),
         ..SolverStats::default()
     };
-    let mut stop_reason: Option<StopReason> = None;
-    let mut incomplete = false;
-    let mut invalid: Option<String> = None;
-    let mut progress = Progress {
-        subproblems_pending: queue.len() as u64,
-        ..Progress::default()
+    let mut books = Books {
+        progress: Progress {
+            subproblems_pending: queue.len() as u64,
+            ..Progress::default()
+        },
+        queue,
+        outstanding,
+        stats,
+        stop_reason: None,
+        incomplete: false,
+        invalid: None,
+        in_flight: 0,
+        slots: Slots::new(threads),
     };
 
     std::thread::scope(|scope| {
@@ -298,159 +302,31 @@ pub(crate) fn enumerate(
             });
         }
         drop(res_tx);
-        let mut in_flight = 0usize;
-        let mut slots = Slots::new(threads);
         loop {
-            if stop_reason.is_none() {
-                if options.stop.is_stopped() {
-                    stop_reason = Some(StopReason::Interrupted);
-                } else if deadline.is_some_and(|d| Instant::now() >= d) {
-                    stop_reason = Some(StopReason::TimeLimit);
-                }
-                if stop_reason.is_some() {
-                    shared.stop_all();
-                }
-            }
-            if stop_reason.is_none() {
-                while in_flight < slots.get() {
-                    let Some(job) = queue.pop_front() else { break };
+            books.look_at_limits(run, &shared);
+            if books.stop_reason.is_none() {
+                while books.in_flight < books.slots.get() {
+                    let Some(job) = books.queue.pop_front() else {
+                        break;
+                    };
                     job_tx.send(job).expect("workers alive");
-                    in_flight += 1;
+                    books.in_flight += 1;
                 }
             }
-            if in_flight == 0 {
+            if books.in_flight == 0 {
                 break;
             }
-            let r = match res_rx.recv_timeout(POLL) {
-                Ok(r) => r,
+            match res_rx.recv_timeout(POLL) {
+                Ok(r) => books.take(r, run, &shared, callback),
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            };
-            in_flight -= 1;
-            *stats.branches.as_mut().unwrap() += r.branches;
-            *stats.conflicts.as_mut().unwrap() += r.conflicts;
-            *stats.wall_time_s.as_mut().unwrap() += r.wall_time;
-            if !matches!(r.ended, Ended::Skipped) {
-                *stats.subproblems.as_mut().unwrap() += 1;
-            }
-            let full = r.pooled >= r.pool;
-            // Split subproblems that ran their course tell their depth's
-            // slice how fast solutions come (not the whole model's try).
-            if let Some(slice) = r.slice
-                && r.job.depth() > 0
-                && matches!(r.ended, Ended::Complete | Ended::Stopped)
-                && !r.at_ceiling
-                && stop_reason.is_none()
-            {
-                shared.slices.lock().unwrap().learn(
-                    r.job.depth(),
-                    Outcome {
-                        slice,
-                        found: r.pooled,
-                        pool: r.pool,
-                        slice_expired: r.slice_expired,
-                    },
-                );
-            }
-            let finished = Finished {
-                end: match r.ended {
-                    Ended::Complete => End::Complete,
-                    Ended::Stopped => End::Stopped,
-                    Ended::Skipped => End::Skipped,
-                    Ended::Invalid(_) => End::Invalid,
-                },
-                full,
-                slice_expired: r.slice_expired,
-                at_ceiling: r.at_ceiling,
-                searched: r.branches > 0 || !r.solutions.is_empty(),
-                can_split: r.job.adaptive && r.job.prefix.len() < puzzle.len(),
-                // A stopped solve's memory is back when it returns.
-                still_over: r.at_ceiling && in_flight == 0 && ceiling::over(limits.memory_ceiling),
-                stopping: stop_reason.is_some(),
-                has_deadline: deadline.is_some(),
-            };
-            let next = policy::next(&finished, &mut slots);
-            // Solutions found before a split are real: hand them on now (so
-            // a time limit never loses them); the parts find them again and
-            // the collector keeps each once.
-            for values in &r.solutions {
-                if let Some(cells) = model.decode(values) {
-                    callback.on_solution_in(r.job.unit, &cells, expansion.stands());
-                }
-            }
-            // A unit is finished when each of its jobs ended or was split
-            // into parts that are.
-            let mut unit_left = |parts: usize| {
-                if let Some(left) = outstanding.get_mut(&r.job.unit) {
-                    *left = *left + parts - 1;
-                    if *left == 0 {
-                        outstanding.remove(&r.job.unit);
-                        callback.on_unit_done(r.job.unit);
-                    }
-                }
-            };
-            match next {
-                Next::Retry => queue.push_front(r.job.clone()),
-                Next::Split => {
-                    *stats.subproblems_split.as_mut().unwrap() += 1;
-                    // Later splits go straight to placements: on boards with
-                    // many solutions (search, not presolve, dominates) range
-                    // parts cost more than placements (crazy-sheep: 2.8 s
-                    // against 1.1 s).
-                    let parts = split_job(puzzle, &r.job, 0);
-                    unit_left(parts.len());
-                    let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
-                    let m = stats.max_split_depth.as_mut().unwrap();
-                    *m = (*m).max(depth);
-                    for job in parts.into_iter().rev() {
-                        queue.push_front(job);
-                    }
-                }
-                _ => {
-                    match next {
-                        Next::Done => unit_left(0),
-                        Next::PoolFull => {
-                            incomplete = true;
-                            stop_reason.get_or_insert(StopReason::PoolFull);
-                        }
-                        Next::Stop(reason) => {
-                            incomplete = true;
-                            stop_reason = Some(reason);
-                            shared.stop_all();
-                        }
-                        Next::Invalid => {
-                            if let Ended::Invalid(m) = &r.ended {
-                                invalid.get_or_insert_with(|| m.clone());
-                            }
-                            stop_reason.get_or_insert(StopReason::Interrupted);
-                            shared.stop_all();
-                        }
-                        Next::Unfinished | Next::Retry | Next::Split => incomplete = true,
-                    }
-                    progress.subproblems_done += 1;
-                    progress.solutions += r.solutions.len() as u64;
-                }
-            }
-            progress.subproblems_pending = (queue.len() + in_flight) as u64;
-            callback.on_progress(&progress);
-            if stop_reason.is_none() && callback.enough() {
-                stop_reason = Some(StopReason::Limit);
-                shared.stop_all();
             }
         }
         drop(job_tx);
     });
 
-    if !queue.is_empty() {
-        incomplete = true;
-    }
-    let status = if let Some(m) = invalid {
-        RunStatus::Invalid(m)
-    } else if incomplete {
-        RunStatus::Stopped(stop_reason.unwrap_or(StopReason::Interrupted))
-    } else {
-        RunStatus::Complete
-    };
+    let stats = books.stats.clone();
+    let status = books.status();
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })

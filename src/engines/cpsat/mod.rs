@@ -7,6 +7,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod best;
+mod books;
 mod ceiling;
 mod constraints;
 mod descriptor;

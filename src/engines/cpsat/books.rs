@@ -1,0 +1,196 @@
+//! The enumeration coordinator's books (enumerate.rs): the queue of
+//! subproblems, what is in flight, the sums of their statistics, and why
+//! the run stops; each finished subproblem is taken in and the split
+//! policy's answer (policy.rs) followed.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+use crate::solve::{Progress, RunStatus, SolutionCallback, SolverStats, StopReason};
+
+use super::ceiling::{self, Slots};
+use super::enumerate::Run;
+use super::jobs::{Job, split_job};
+use super::policy::{self, End, Finished, Next};
+use super::slices::Outcome;
+use super::subproblem::{Ended, JobResult, Shared};
+
+/// The coordinator's books: the queue, what is in flight, the sums, and
+/// why it stops.
+pub(super) struct Books {
+    pub(super) queue: VecDeque<Job>,
+    /// Per work unit, its jobs not yet ended (a split job's parts count).
+    pub(super) outstanding: HashMap<usize, usize>,
+    pub(super) stats: SolverStats,
+    pub(super) stop_reason: Option<StopReason>,
+    pub(super) incomplete: bool,
+    pub(super) invalid: Option<String>,
+    pub(super) progress: Progress,
+    pub(super) in_flight: usize,
+    pub(super) slots: Slots,
+}
+
+impl Books {
+    /// Ctrl-C or the deadline: stop every solve.
+    pub(super) fn look_at_limits(&mut self, run: &Run, shared: &Shared) {
+        if self.stop_reason.is_some() {
+            return;
+        }
+        if run.options.stop.is_stopped() {
+            self.stop_reason = Some(StopReason::Interrupted);
+        } else if run.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop_reason = Some(StopReason::TimeLimit);
+        }
+        if self.stop_reason.is_some() {
+            shared.stop_all();
+        }
+    }
+
+    /// One subproblem's result: its sums, its solutions handed on, and
+    /// what the split policy says comes next.
+    pub(super) fn take(
+        &mut self,
+        r: JobResult,
+        run: &Run,
+        shared: &Shared,
+        callback: &mut dyn SolutionCallback,
+    ) {
+        self.in_flight -= 1;
+        let stats = &mut self.stats;
+        *stats.branches.as_mut().unwrap() += r.branches;
+        *stats.conflicts.as_mut().unwrap() += r.conflicts;
+        *stats.wall_time_s.as_mut().unwrap() += r.wall_time;
+        if !matches!(r.ended, Ended::Skipped) {
+            *stats.subproblems.as_mut().unwrap() += 1;
+        }
+        // Split subproblems that ran their course tell their depth's slice
+        // how fast solutions come (not the whole model's try).
+        if let Some(slice) = r.slice
+            && r.job.depth() > 0
+            && matches!(r.ended, Ended::Complete | Ended::Stopped)
+            && !r.at_ceiling
+            && self.stop_reason.is_none()
+        {
+            shared.slices.lock().unwrap().learn(
+                r.job.depth(),
+                Outcome {
+                    slice,
+                    found: r.pooled,
+                    pool: r.pool,
+                    slice_expired: r.slice_expired,
+                },
+            );
+        }
+        let finished = Finished {
+            end: match r.ended {
+                Ended::Complete => End::Complete,
+                Ended::Stopped => End::Stopped,
+                Ended::Skipped => End::Skipped,
+                Ended::Invalid(_) => End::Invalid,
+            },
+            full: r.pooled >= r.pool,
+            slice_expired: r.slice_expired,
+            at_ceiling: r.at_ceiling,
+            searched: r.branches > 0 || !r.solutions.is_empty(),
+            can_split: r.job.adaptive && r.job.prefix.len() < run.puzzle.len(),
+            // A stopped solve's memory is back when it returns.
+            still_over: r.at_ceiling
+                && self.in_flight == 0
+                && ceiling::over(run.limits.memory_ceiling),
+            stopping: self.stop_reason.is_some(),
+            has_deadline: run.deadline.is_some(),
+        };
+        let next = policy::next(&finished, &mut self.slots);
+        // Solutions found before a split are real: hand them on now (so a
+        // time limit never loses them); the parts find them again and the
+        // collector keeps each once.
+        for values in &r.solutions {
+            if let Some(cells) = run.model.decode(values) {
+                callback.on_solution_in(r.job.unit, &cells, run.expansion.stands());
+            }
+        }
+        self.follow(next, &r, run, shared, callback);
+        self.progress.subproblems_pending = (self.queue.len() + self.in_flight) as u64;
+        callback.on_progress(&self.progress);
+        if self.stop_reason.is_none() && callback.enough() {
+            self.stop_reason = Some(StopReason::Limit);
+            shared.stop_all();
+        }
+    }
+
+    /// Do what the split policy said of a finished subproblem.
+    fn follow(
+        &mut self,
+        next: Next,
+        r: &JobResult,
+        run: &Run,
+        shared: &Shared,
+        callback: &mut dyn SolutionCallback,
+    ) {
+        match next {
+            Next::Retry => self.queue.push_front(r.job.clone()),
+            Next::Split => {
+                *self.stats.subproblems_split.as_mut().unwrap() += 1;
+                // Later splits go straight to placements: on boards with
+                // many solutions (search, not presolve, dominates) range
+                // parts cost more than placements (crazy-sheep: 2.8 s
+                // against 1.1 s).
+                let parts = split_job(run.puzzle, &r.job, 0);
+                self.unit_left(r.job.unit, parts.len(), callback);
+                let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
+                let m = self.stats.max_split_depth.as_mut().unwrap();
+                *m = (*m).max(depth);
+                for job in parts.into_iter().rev() {
+                    self.queue.push_front(job);
+                }
+            }
+            _ => {
+                match next {
+                    Next::Done => self.unit_left(r.job.unit, 0, callback),
+                    Next::PoolFull => {
+                        self.incomplete = true;
+                        self.stop_reason.get_or_insert(StopReason::PoolFull);
+                    }
+                    Next::Stop(reason) => {
+                        self.incomplete = true;
+                        self.stop_reason = Some(reason);
+                        shared.stop_all();
+                    }
+                    Next::Invalid => {
+                        if let Ended::Invalid(m) = &r.ended {
+                            self.invalid.get_or_insert_with(|| m.clone());
+                        }
+                        self.stop_reason.get_or_insert(StopReason::Interrupted);
+                        shared.stop_all();
+                    }
+                    Next::Unfinished | Next::Retry | Next::Split => self.incomplete = true,
+                }
+                self.progress.subproblems_done += 1;
+                self.progress.solutions += r.solutions.len() as u64;
+            }
+        }
+    }
+
+    /// A unit is finished when each of its jobs ended or was split into
+    /// parts that are: one of `unit`'s jobs ended in `parts` new ones.
+    fn unit_left(&mut self, unit: usize, parts: usize, callback: &mut dyn SolutionCallback) {
+        if let Some(left) = self.outstanding.get_mut(&unit) {
+            *left = *left + parts - 1;
+            if *left == 0 {
+                self.outstanding.remove(&unit);
+                callback.on_unit_done(unit);
+            }
+        }
+    }
+
+    /// How the run ended: invalid, stopped (jobs left or a stop), complete.
+    pub(super) fn status(self) -> RunStatus {
+        if let Some(m) = self.invalid {
+            RunStatus::Invalid(m)
+        } else if self.incomplete || !self.queue.is_empty() {
+            RunStatus::Stopped(self.stop_reason.unwrap_or(StopReason::Interrupted))
+        } else {
+            RunStatus::Complete
+        }
+    }
+}
