@@ -203,37 +203,10 @@ impl std::str::FromStr for GenerateSpec {
     }
 }
 
-pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
-    use crate::commands::bench;
-    use crate::generate::{PlantOptions, planted_set};
-    // Everything is loaded and checked before the first run.
-    let mut puzzles = load_all(&args.puzzles, &args.hints)?;
-    for g in &args.generate {
-        let o = PlantOptions {
-            n: g.size,
-            motifs: g.motifs,
-            self_matching: false,
-        };
-        puzzles.extend(planted_set(&o, g.count, g.seed));
-    }
-    if puzzles.is_empty() {
-        return Err(CliError::Usage(
-            "nothing to bench: give puzzles or --generate SIZE,MOTIFS,COUNT,SEED".into(),
-        ));
-    }
-    args.files.writable()?;
-    let mut kinds: Vec<SolverKind> = Vec::new();
-    for k in &args.solvers {
-        if !kinds.contains(k) {
-            kinds.push(*k);
-        }
-    }
-    if kinds.is_empty() {
-        return Err(CliError::Usage(
-            "--solvers: name at least one solver".into(),
-        ));
-    }
-    let cps = if kinds.contains(&SolverKind::CpSat) {
+/// CP-SAT's engines of the grid: one per model, each also with the
+/// user's constraints when given; an option for CP-SAT without it refused.
+fn cp_sat_engines(args: &BenchArgs, kinds: &[SolverKind]) -> Result<Vec<CpSat>, CliError> {
+    Ok(if kinds.contains(&SolverKind::CpSat) {
         let plain = args
             .models
             .solvers(args.backtrack.full_tree, &args.memory)?;
@@ -264,7 +237,111 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             ));
         }
         Vec::new()
-    };
+    })
+}
+
+/// What a bench shard's output records of its run.
+fn shard_meta(
+    args: &BenchArgs,
+    s: crate::solve::Shard,
+    solvers: &[&dyn crate::solve::Solver],
+    symmetries: &[Symmetry],
+    puzzles: &[(String, Puzzle)],
+) -> crate::commands::bench::ShardMeta {
+    use crate::commands::bench;
+    let names: Vec<String> = solvers
+        .iter()
+        .map(|v| format!("{}:{}", v.name(), v.model_name()))
+        .collect();
+    let sym: Vec<String> = symmetries.iter().map(|y| y.name()).collect();
+    bench::ShardMeta {
+        format: bench::ShardMeta::FORMAT.into(),
+        index: s.index,
+        count: s.count,
+        fingerprint: bench::batch_fingerprint(puzzles),
+        options: format!(
+            "solvers={} symmetry={} equivalence={} repeat={} time_limit={:?} threads={} memory_limit_mb={:?}",
+            names.join(","),
+            sym.join(";"),
+            args.equivalence.name(),
+            args.repeat,
+            args.time_limit,
+            args.threads,
+            args.memory.memory_limit
+        ),
+        version: env!("CARGO_PKG_VERSION").into(),
+    }
+}
+
+/// Run the grid, showing its progress on standard error: a bar on a
+/// terminal, else a line a second.
+fn run_showing_progress(
+    plan: &crate::commands::bench::Plan,
+) -> Result<crate::commands::bench::Bench, crate::solve::SolveError> {
+    let total = plan.total();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} runs  {msg}  [{elapsed_precise} < {eta_precise}]",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let started = std::time::Instant::now();
+    let mut last_line = started;
+    let result = crate::commands::bench::run(plan, &mut |run, done, total| {
+        if let Some(bar) = &bar {
+            bar.set_position(done as u64);
+            bar.set_message(format!("{} {} {}", run.puzzle, run.solver, run.symmetry));
+        } else if last_line.elapsed().as_secs_f64() >= 1.0 || done == total {
+            last_line = std::time::Instant::now();
+            eprintln!(
+                "bench: {done}/{total} runs ({:.0}%), {:.1} s",
+                100.0 * done as f64 / total as f64,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    result
+}
+
+pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
+    use crate::commands::bench;
+    use crate::generate::{PlantOptions, planted_set};
+    // Everything is loaded and checked before the first run.
+    let mut puzzles = load_all(&args.puzzles, &args.hints)?;
+    for g in &args.generate {
+        let o = PlantOptions {
+            n: g.size,
+            motifs: g.motifs,
+            self_matching: false,
+        };
+        puzzles.extend(planted_set(&o, g.count, g.seed));
+    }
+    if puzzles.is_empty() {
+        return Err(CliError::Usage(
+            "nothing to bench: give puzzles or --generate SIZE,MOTIFS,COUNT,SEED".into(),
+        ));
+    }
+    args.files.writable()?;
+    let mut kinds: Vec<SolverKind> = Vec::new();
+    for k in &args.solvers {
+        if !kinds.contains(k) {
+            kinds.push(*k);
+        }
+    }
+    if kinds.is_empty() {
+        return Err(CliError::Usage(
+            "--solvers: name at least one solver".into(),
+        ));
+    }
+    let cps = cp_sat_engines(args, &kinds)?;
     let bt = args.backtrack.solver();
     let graph = crate::engines::graph::GraphSolver;
     let solvers: Vec<&dyn crate::solve::Solver> = kinds
@@ -308,60 +385,9 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let shard_meta = shard.map(|s| {
         plan.groups = Some(s.owned(&plan.group_estimates()));
-        let names: Vec<String> = solvers
-            .iter()
-            .map(|v| format!("{}:{}", v.name(), v.model_name()))
-            .collect();
-        let sym: Vec<String> = symmetries.iter().map(|y| y.name()).collect();
-        bench::ShardMeta {
-            format: bench::ShardMeta::FORMAT.into(),
-            index: s.index,
-            count: s.count,
-            fingerprint: bench::batch_fingerprint(&puzzles),
-            options: format!(
-                "solvers={} symmetry={} equivalence={} repeat={} time_limit={:?} threads={} memory_limit_mb={:?}",
-                names.join(","),
-                sym.join(";"),
-                args.equivalence.name(),
-                args.repeat,
-                args.time_limit,
-                args.threads,
-                args.memory.memory_limit
-            ),
-            version: env!("CARGO_PKG_VERSION").into(),
-        }
+        shard_meta(args, s, &solvers, &symmetries, &puzzles)
     });
-    let total = plan.total();
-    let terminal = std::io::stderr().is_terminal();
-    let bar = terminal.then(|| {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} runs  {msg}  [{elapsed_precise} < {eta_precise}]",
-            )
-            .expect("a valid template"),
-        );
-        bar
-    });
-    let started = std::time::Instant::now();
-    let mut last_line = started;
-    let result = bench::run(&plan, &mut |run, done, total| {
-        if let Some(bar) = &bar {
-            bar.set_position(done as u64);
-            bar.set_message(format!("{} {} {}", run.puzzle, run.solver, run.symmetry));
-        } else if last_line.elapsed().as_secs_f64() >= 1.0 || done == total {
-            last_line = std::time::Instant::now();
-            eprintln!(
-                "bench: {done}/{total} runs ({:.0}%), {:.1} s",
-                100.0 * done as f64 / total as f64,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let result = result?;
+    let result = run_showing_progress(&plan)?;
     if let Some(meta) = shard_meta {
         let out = crate::commands::bench::ShardOutput {
             shard: meta,

@@ -17,23 +17,24 @@
 //! end found without descending.
 
 use super::MAX_TILES;
+use super::keys::{KeyTables, dense_codes};
 use super::masks::Masks;
 use super::search::{Emit, State, tile_bits};
 use super::tables::{MAX_WORDS, Step, Tables};
 
 /// Edge index in the `need` table that requires the wildcard code.
-const WILD_EDGE: usize = 4;
+pub(super) const WILD_EDGE: usize = 4;
 
 /// The most edge codes (plus the wildcard) the lists are built for: each
 /// key table has `span * span` lists. Puzzles with more codes use the
 /// bitset search (a table would take 512 KB or more).
-const MAX_SPAN: usize = 256;
+pub(super) const MAX_SPAN: usize = 256;
 
 /// The most distinct allowed sets that get key tables of their own (a
 /// framed board has nine: four corners, four sides, the inside; a fixed
 /// piece adds one); fewer when the codes are many (a table has `span *
 /// span` lists).
-const MAX_DOMAINS: usize = 24;
+pub(super) const MAX_DOMAINS: usize = 24;
 
 /// One step of the placement order: what the walk reads per node.
 #[derive(Clone, Copy, Default)]
@@ -59,13 +60,13 @@ pub(super) struct Hot {
 pub(super) struct Cold {
     /// Placed neighbours past the two keys: (cell, its facing edge, this
     /// cell's edge towards it).
-    extra: [(usize, usize, usize); 2],
-    n_extra: usize,
+    pub(super) extra: [(usize, usize, usize); 2],
+    pub(super) n_extra: usize,
     /// Candidates must be in this depth's allowed set (symmetry rules,
     /// turn reduction).
-    restricted: bool,
+    pub(super) restricted: bool,
     /// Candidates must be above the first placed tile (turn reduction).
-    above_first: bool,
+    pub(super) above_first: bool,
 }
 
 /// One candidate in a list.
@@ -124,177 +125,33 @@ impl Lists {
     /// The lists for `steps`, given each orientation's edge codes and the
     /// per-depth allowed sets (`words` words each); none when the puzzle
     /// has more than [`MAX_SPAN`] codes.
-    pub(super) fn new<'a>(
+    pub(super) fn new(
         edges: &[[u16; 4]],
         partner: impl Fn(u16) -> u16,
         steps: &[Step],
-        allowed: &'a [u64],
+        allowed: &[u64],
         words: usize,
         nori: usize,
     ) -> Option<Lists> {
-        // Dense codes: the codes on some edge, and their partners.
-        let mut dense = std::collections::BTreeMap::new();
-        for e in edges {
-            for &c in e {
-                for c in [c, partner(c)] {
-                    let next = dense.len();
-                    dense.entry(c).or_insert(next);
-                }
-            }
-        }
-        let wild = dense.len();
+        let (code, need, wild) = dense_codes(edges, partner)?;
         let span = wild + 1;
-        if span > MAX_SPAN {
-            return None;
-        }
-        let code: Vec<u16> = edges
-            .iter()
-            .flat_map(|e| e.map(|c| dense[&c] as u16))
-            .collect();
-        let need: Vec<u16> = edges
-            .iter()
-            .flat_map(|e| {
-                let mut row = [wild as u16; 8];
-                for d in 0..4 {
-                    row[d] = dense[&partner(e[d])] as u16;
-                }
-                row
-            })
-            .collect();
-        let every = |d: usize| {
-            (0..words).all(|w| {
-                let bits = nori.saturating_sub(w * 64).min(64);
-                let full = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
-                allowed[d * words + w] & full == full
-            })
-        };
-        // The distinct allowed sets of the depths that restrict (the frame,
-        // fixed pieces, symmetry rules, the turn reduction): each gets key
-        // tables of its own, holding only what it allows, so no candidate
-        // is checked against it. Past `MAX_DOMAINS` sets the depth's
-        // candidates are checked one by one instead.
-        let max_domains = MAX_DOMAINS.min((1 << 18) / (span * span));
-        let mut domains: Vec<&[u64]> = Vec::new();
-        let domain_of = |depth: usize, domains: &mut Vec<&'a [u64]>| -> Option<usize> {
-            if every(depth) {
-                return Some(0);
-            }
-            let set = &allowed[depth * words..(depth + 1) * words];
-            match domains.iter().position(|&d| d == set) {
-                Some(i) => Some(i + 1),
-                None if domains.len() < max_domains => {
-                    domains.push(set);
-                    Some(domains.len())
-                }
-                None => None,
-            }
-        };
-        // Key tables by the pair of directions they are keyed by, the
-        // edge whose need their entries carry (the next depth's link's),
-        // and the allowed set they hold (0: every orientation).
-        // Per table, the keys its steps read (bits: both neighbours, the
-        // first missing, the second missing, both missing).
-        let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
-        let mut variants: Vec<u8> = Vec::new();
-        let mut table_of = |pair, variant: u8| match pairs.iter().position(|&p| p == pair) {
-            Some(i) => {
-                variants[i] |= variant;
-                i
-            }
-            None => {
-                pairs.push(pair);
-                variants.push(variant);
-                pairs.len() - 1
-            }
-        };
-        let next_link_edge = |depth: usize| {
-            steps
-                .get(depth + 1)
-                .and_then(|n| n.link.map(|dir| (dir + 2) % 4))
-                .unwrap_or(0)
+        let mut keys = KeyTables {
+            allowed,
+            words,
+            nori,
+            max_domains: MAX_DOMAINS.min((1 << 18) / (span * span)),
+            domains: Vec::new(),
+            pairs: Vec::new(),
+            variants: Vec::new(),
         };
         let mut hot = Box::new([Hot::default(); MAX_TILES]);
         let mut cold = Vec::with_capacity(steps.len());
         for (depth, s) in steps.iter().enumerate() {
-            // The previous depth's cell first: its code is the freshest.
-            let mut nbs: Vec<(usize, usize)> = Vec::with_capacity(4);
-            if let Some(dir) = s.link {
-                nbs.push(
-                    s.nbs[..s.k]
-                        .iter()
-                        .copied()
-                        .find(|nb| nb.0 == dir)
-                        .expect("link"),
-                );
-            }
-            nbs.extend_from_slice(&s.older[..s.n_older]);
-            let key = |k: usize, other: usize| match nbs.get(k) {
-                Some(&(dir, cell)) => (dir, (cell, (dir + 2) % 4)),
-                // No neighbour: any direction but the other key's.
-                None => ((other + 1) % 4, (0, WILD_EDGE)),
-            };
-            let (da, a) = key(0, 3);
-            let (db, b) = key(1, da);
-            let mut extra = [(0, 0, 0); 2];
-            for (x, &(dir, cell)) in extra.iter_mut().zip(nbs.iter().skip(2)) {
-                *x = (cell, (dir + 2) % 4, dir);
-            }
-            let domain = domain_of(depth, &mut domains);
-            let restricted = domain.is_none();
-            hot[depth] = Hot {
-                table: table_of(
-                    (da, db, next_link_edge(depth), domain.unwrap_or(0)),
-                    match nbs.len() {
-                        0 => 8,
-                        1 => 4,
-                        _ => 1,
-                    },
-                ) as u32,
-                cell: s.cell as u16,
-                a: a.0 as u16,
-                b: b.0 as u16,
-                a_edge: a.1 as u8,
-                b_edge: b.1 as u8,
-                a_link: s.link.is_some(),
-                checks: restricted || s.above_first || nbs.len() > 2,
-            };
-            cold.push(Cold {
-                extra,
-                n_extra: nbs.len().saturating_sub(2),
-                restricted,
-                above_first: s.above_first,
-            });
+            let (h, c) = keys.step(steps, depth, s);
+            hot[depth] = h;
+            cold.push(c);
         }
-        let mut starts = Vec::with_capacity(pairs.len() * span * span + 1);
-        let mut entries = Vec::new();
-        for (i, &(da, db, back, domain)) in pairs.iter().enumerate() {
-            let mut lists = vec![Vec::new(); span * span];
-            let holds = |o: usize| domain == 0 || domains[domain - 1][o / 64] >> (o % 64) & 1 != 0;
-            for o in (0..nori).filter(|&o| holds(o)) {
-                let (ca, cb) = (code[o * 4 + da] as usize, code[o * 4 + db] as usize);
-                let keys = [(ca, cb), (wild, cb), (ca, wild), (wild, wild)];
-                // Only the wildcard keys some step of this table reads.
-                for (k, (ka, kb)) in keys.into_iter().enumerate() {
-                    if variants[i] >> k & 1 != 0 {
-                        lists[ka * span + kb].push(o as u16);
-                    }
-                }
-            }
-            for l in &lists {
-                starts.push(entries.len() as u32);
-                entries.extend(l.iter().map(|&o| Entry {
-                    key: (need[o as usize * 8 + back] as usize * span) as u16,
-                    o,
-                }));
-            }
-            for h in hot[..steps.len()]
-                .iter_mut()
-                .filter(|h| h.table == i as u32)
-            {
-                h.table = (i * span * span) as u32;
-            }
-        }
-        starts.push(entries.len() as u32);
+        let (starts, entries) = keys.fill(&code, &need, wild, &mut hot[..steps.len()]);
         let masks = Masks::new(&starts, &entries, span, nori / 4, steps);
         Some(Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),

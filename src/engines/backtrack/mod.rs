@@ -62,6 +62,8 @@ macro_rules! by_words {
     };
 }
 
+mod build;
+mod keys;
 mod lean;
 mod lists;
 mod masks;

@@ -5,15 +5,16 @@
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::Stands;
-use crate::symmetry::{Symmetry, distinct_rotation, identical_classes};
+use crate::symmetry::Symmetry;
 
 use super::MAX_TILES;
+use super::build::{Reduction, above_sets, fit_sets, kind_tables, steps_and_allowed};
 use super::lists::Lists;
-use super::order::{Order, neighbours};
+use super::order::Order;
 use super::search::{tile_bits, words};
 
 /// The edge code of an edge: motif * 4 + half (0 `+`, 1 `-`, 2 `=`).
-fn code(e: Edge) -> u16 {
+pub(super) fn code(e: Edge) -> u16 {
     e.motif * 4
         + match e.half {
             Half::Plus => 0,
@@ -24,7 +25,7 @@ fn code(e: Edge) -> u16 {
 
 /// The code an adjacent edge must have (`+` and `-` swap, `=` stays):
 /// bit 0 flips unless bit 1 (`=`) is set.
-fn partner(c: u16) -> u16 {
+pub(super) fn partner(c: u16) -> u16 {
     c ^ (!c >> 1 & 1)
 }
 
@@ -104,7 +105,7 @@ pub(super) struct Tables<'p> {
 }
 
 /// Word `w` of the set of bits from `bit` on.
-fn from_bit(bit: usize, w: usize) -> u64 {
+pub(super) fn from_bit(bit: usize, w: usize) -> u64 {
     match bit.checked_sub(w * 64) {
         None => !0,
         Some(k) if k >= 64 => 0,
@@ -171,103 +172,8 @@ pub(super) fn word_bucket(words: usize) -> usize {
     }
 }
 
-fn set_bit(set: &mut [u64], bit: usize) {
+pub(super) fn set_bit(set: &mut [u64], bit: usize) {
     set[bit / 64] |= 1 << (bit % 64);
-}
-
-/// Per orientation, its four edge codes; per orientation and direction,
-/// the orientations of other tiles whose facing edge fits it (`words`
-/// words each).
-fn fit_sets(puzzle: &Puzzle, words: usize) -> (Vec<[u16; 4]>, Vec<u64>) {
-    let nori = puzzle.len() * 4;
-    let ncodes = 4 * puzzle.motifs.len().max(1);
-    // Per direction and code: the orientations showing that code on
-    // that edge.
-    let mut by_edge = vec![0u64; 4 * ncodes * words];
-    let edges: Vec<[u16; 4]> = (0..nori)
-        .map(|o| {
-            let t = &puzzle.tiles[o / 4];
-            std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
-        })
-        .collect();
-    for (o, e) in edges.iter().enumerate() {
-        for (d, &c) in e.iter().enumerate() {
-            set_bit(
-                &mut by_edge[(d * ncodes + c as usize) * words..][..words],
-                o,
-            );
-        }
-    }
-    // A neighbour never holds another orientation of the same tile:
-    // those bits are cleared.
-    let mut fit = Vec::with_capacity(nori * 4 * words);
-    for (o, e) in edges.iter().enumerate() {
-        for d in 0..4 {
-            let at = (d * ncodes + partner(e[(d + 2) % 4]) as usize) * words;
-            if words == 1 {
-                // One word: a push, not a call to copy a slice.
-                fit.push(by_edge[at] & !tile_bits(o));
-            } else {
-                let from = fit.len();
-                fit.extend_from_slice(&by_edge[at..at + words]);
-                fit[from + o / 64] &= !tile_bits(o);
-            }
-        }
-    }
-    (edges, fit)
-}
-
-/// With kinds, per tile: the first tile of its kind (itself without
-/// kinds), and the next copy of its kind; and the copies that start
-/// blocked (marked used): every copy but the first, placing a copy frees
-/// the next.
-fn kind_tables(puzzle: &Puzzle, words: usize, kinds: bool) -> (Vec<usize>, Vec<u16>, Vec<u64>) {
-    let mut kind_of: Vec<usize> = (0..puzzle.len()).collect();
-    let mut next_copy = vec![NO_COPY; puzzle.len()];
-    let mut start_used = vec![0u64; words];
-    if kinds {
-        for class in identical_classes(puzzle) {
-            let at: Vec<usize> = class
-                .iter()
-                .map(|&id| puzzle.index_of(id).expect("a tile of the puzzle"))
-                .collect();
-            for &k in &at {
-                kind_of[k] = at[0];
-            }
-            for pair in at.windows(2) {
-                next_copy[pair[0]] = pair[1] as u16;
-                start_used[pair[1] / 16] |= tile_bits(pair[1] * 4);
-            }
-        }
-    }
-    (kind_of, next_copy, start_used)
-}
-
-/// Per tile, the orientations the first cell's orbit may hold when that
-/// tile is at the first cell (the turn reduction's orbit rule): of tiles
-/// after it, or with kinds of its kind or a later one.
-fn above_sets(puzzle: &Puzzle, words: usize, kind_of: Option<&[usize]>) -> Vec<u64> {
-    let nori = puzzle.len() * 4;
-    let every = |w: usize| !from_bit(nori, w);
-    let mut above = Vec::new();
-    above.reserve(puzzle.len() * words);
-    for t in 0..puzzle.len() {
-        if let Some(kind_of) = kind_of {
-            // Orientations of tiles of the same kind or a later one.
-            let from = above.len();
-            above.resize(from + words, 0);
-            for (u, &k) in kind_of.iter().enumerate() {
-                if k >= kind_of[t] {
-                    for o in 4 * u..4 * u + 4 {
-                        set_bit(&mut above[from..], o);
-                    }
-                }
-            }
-        } else {
-            above.extend((0..words).map(|w| every(w) & from_bit((t + 1) * 4, w)));
-        }
-    }
-    above
 }
 
 /// What tables are built for, beside the puzzle, the order and the
@@ -305,7 +211,6 @@ impl<'p> Tables<'p> {
             kinds,
             lists,
         } = setup;
-        let shape = puzzle.shape();
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let cells = rows * cols;
         let nori = puzzle.len() * 4;
@@ -313,108 +218,20 @@ impl<'p> Tables<'p> {
         let (edges, fit) = fit_sets(puzzle, words);
         let order_cells = order.cells(rows, cols);
         let first_cell = order_cells[0];
-        // The cell every turn keeps in place (odd rows and columns).
-        let centre = (rows % 2 == 1 && cols % 2 == 1).then_some((rows / 2) * cols + cols / 2);
-        // With kinds the reductions work on pictures: the centre rule needs
-        // the centre placed first (then its tile is the first copy of its
-        // kind, whose rotation 0 is one fixed orientation of the picture);
-        // the orbit rule compares kinds, not tiles, and admits ties. Either
-        // keeps at least one turn of every picture class (the collector
-        // drops repeats).
-        // Only the board's own turns (its group) are reduced: none on a
-        // board with a fixed piece or tiles that do not turn.
-        let turns = shape.group.turns();
-        let reduce = match (
-            reduce_turns && symmetry.is_none() && turns.len() > 1,
-            centre,
-        ) {
-            (false, _) => Reduce::None,
-            (true, Some(c)) if kinds && first_cell != c => Reduce::None,
-            (true, Some(_)) => Reduce::CentreRotation,
-            (true, None) => Reduce::FirstOfOrbit,
-        };
-        let first_orbit: Vec<usize> = turns[1..]
-            .iter()
-            .map(|&k| shape.turn_cell(k, first_cell))
-            .collect();
-        // Under the turns the centre keeps, its rotations below 4 / |G|
-        // hold one turn of each board: rotation 0 (every fourth bit), or
-        // 0 and 1 under the half turn alone.
-        let centre_mask = if turns.len() == 4 {
-            0x1111_1111_1111_1111
-        } else {
-            0x3333_3333_3333_3333
-        };
-        let rules = puzzle.has_rules();
-        let every = |w: usize| !from_bit(nori, w);
-        let mut allowed = Vec::with_capacity(cells * words);
-        let mut placed = vec![false; cells];
-        let mut steps: Vec<Step> = Vec::with_capacity(cells);
-        for &c in &order_cells {
-            let prev = steps.last().map(|s| s.cell);
-            let (mut nbs, mut k) = ([(0, 0); 4], 0);
-            let (mut older, mut n_older, mut link) = ([(0, 0); 4], 0, None);
-            for nb in neighbours(rows, cols, c).filter(|&(_, b)| placed[b]) {
-                nbs[k] = nb;
-                k += 1;
-                if Some(nb.1) == prev {
-                    link = Some(nb.0);
-                } else {
-                    older[n_older] = nb;
-                    n_older += 1;
-                }
-            }
-            steps.push(Step {
-                cell: c,
-                nbs,
-                k,
-                link,
-                older,
-                n_older,
-                above_first: reduce == Reduce::FirstOfOrbit
-                    && c != first_cell
-                    && first_orbit.contains(&c),
-            });
-            let from = allowed.len();
-            allowed.extend((0..words).map(every));
-            let centre_rotation = reduce == Reduce::CentreRotation && Some(c) == centre;
-            if centre_rotation {
-                for w in &mut allowed[from..] {
-                    *w &= centre_mask;
-                }
-            }
-            if rules {
-                // The frame, fixed pieces and no-turn rule: the cell's domain.
-                for o in 0..nori {
-                    if !puzzle.allows(c, o / 4, (o % 4) as u8) {
-                        allowed[from + o / 64] &= !(1 << (o % 64));
-                    }
-                }
-            }
-            if kinds {
-                // Distinct orientations only: rotations below the period.
-                for (k, tile) in puzzle.tiles.iter().enumerate() {
-                    for r in (0..4).filter(|&r| !distinct_rotation(puzzle, tile, r as u8)) {
-                        let o = k * 4 + r;
-                        allowed[from + o / 64] &= !(1 << (o % 64));
-                    }
-                }
-            }
-            if !symmetry.is_none() {
-                for o in 0..nori {
-                    let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
-                    if !symmetry.allows(puzzle, c, tile, r) {
-                        allowed[from + o / 64] &= !(1 << (o % 64));
-                    }
-                }
-            }
-            placed[c] = true;
-        }
+        let red = Reduction::new(puzzle, symmetry, first_cell, reduce_turns, kinds);
+        let (steps, mut allowed) =
+            steps_and_allowed(puzzle, symmetry, &order_cells, words, kinds, &red);
         let (kind_of, next_copy, start_used) = kind_tables(puzzle, words, kinds);
-        if reduce == Reduce::FirstOfOrbit {
-            first_of_a_closed_orbit(&mut allowed, words, &order_cells, &first_orbit, &kind_of);
+        if red.reduce == Reduce::FirstOfOrbit {
+            first_of_a_closed_orbit(
+                &mut allowed,
+                words,
+                &order_cells,
+                &red.first_orbit,
+                &kind_of,
+            );
         }
-        let above = if reduce == Reduce::FirstOfOrbit {
+        let above = if red.reduce == Reduce::FirstOfOrbit {
             above_sets(puzzle, words, kinds.then_some(&kind_of[..]))
         } else {
             Vec::new()
@@ -445,7 +262,7 @@ impl<'p> Tables<'p> {
                 .collect(),
             stands: if kinds {
                 Stands::PictureClass
-            } else if reduce == Reduce::None {
+            } else if red.reduce == Reduce::None {
                 Stands::Board
             } else {
                 Stands::Turns
