@@ -101,16 +101,8 @@ impl GenerateArgs {
     }
 }
 
-pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
-    use crate::generate::{FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates};
-    let (rows, cols) = match (args.size, args.rows, args.cols) {
-        (Some(n), _, _) => (n as usize, n as usize),
-        (_, Some(r), Some(c)) => (r as usize, c as usize),
-        _ => unreachable!("clap requires --size or --rows and --cols"),
-    };
-    let motifs = args.motif_count(rows, cols);
-    let (n, m) = (rows, motifs as usize);
-    let family = args.family();
+/// The options that contradict each other or the board.
+fn check(args: &GenerateArgs, rows: usize, cols: usize, family: bool) -> Result<(), CliError> {
     if family && (args.duplicates > 0 || args.self_matching) {
         return Err(CliError::Usage(
             "--duplicates and --self-matching are for Scramble Squares boards; \
@@ -130,6 +122,20 @@ pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
             rows * cols
         )));
     }
+    Ok(())
+}
+
+pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
+    use crate::generate::{FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates};
+    let (rows, cols) = match (args.size, args.rows, args.cols) {
+        (Some(n), _, _) => (n as usize, n as usize),
+        (_, Some(r), Some(c)) => (r as usize, c as usize),
+        _ => unreachable!("clap requires --size or --rows and --cols"),
+    };
+    let motifs = args.motif_count(rows, cols);
+    let (n, m) = (rows, motifs as usize);
+    let family = args.family();
+    check(args, rows, cols, family)?;
     let mut kind = String::new();
     if args.frame_colours > 0 {
         kind.push_str(&format!("-f{}", args.frame_colours));

@@ -130,7 +130,13 @@ pub(crate) fn svg(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
             );
         }
     }
-    let lx = w - 160.0;
+    legend(&mut out, p, w - 160.0);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The legend: each piece's colour and tile id, from `lx` across.
+fn legend(out: &mut String, p: &Puzzle, lx: f64) {
     let _ = writeln!(
         out,
         r##"  <text x="{lx:.1}" y="30" font-size="13" fill="#222">pieces (tile ids)</text>"##
@@ -151,8 +157,6 @@ pub(crate) fn svg(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
             t.id
         );
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// The graph in Graphviz's DOT language.

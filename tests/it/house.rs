@@ -247,3 +247,142 @@ fn the_import_reader_sees_groups_and_skips_tests_and_comments() {
     let got: Vec<String> = imported(&code(text)).into_iter().collect();
     assert_eq!(got, ["board", "model", "puzzle", "solve", "symmetry"]);
 }
+
+/// The text with string and character literals blanked (their braces are
+/// not code) and comments dropped, lines kept.
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        let next = chars.get(k + 1).copied();
+        if c == '/' && next == Some('/') {
+            while k < chars.len() && chars[k] != '\n' {
+                k += 1;
+            }
+        } else if c == 'r' && next == Some('#') && chars.get(k + 2) == Some(&'"') {
+            // r#"..."#
+            k += 3;
+            while k < chars.len() && !(chars[k] == '"' && chars.get(k + 1) == Some(&'#')) {
+                out.push(if chars[k] == '\n' { '\n' } else { ' ' });
+                k += 1;
+            }
+            k += 2;
+        } else if c == '"' {
+            k += 1;
+            while k < chars.len() && chars[k] != '"' {
+                if chars[k] == '\\' {
+                    k += 1;
+                }
+                if chars.get(k) == Some(&'\n') {
+                    out.push('\n');
+                }
+                k += 1;
+            }
+            k += 1;
+        } else if c == '\'' && chars.get(k + 2) == Some(&'\'') {
+            k += 3; // 'x'
+        } else if c == '\'' && next == Some('\\') {
+            k += 2;
+            while k < chars.len() && chars[k] != '\'' {
+                k += 1;
+            }
+            k += 1; // '\n', '\u{..}'
+        } else {
+            out.push(c);
+            k += 1;
+        }
+    }
+    out
+}
+
+/// Each function of a file (outside its unit tests): name and lines.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let code = code_only(text);
+    let lines: Vec<&str> = code.lines().collect();
+    let end = (0..lines.len())
+        .find(|&k| {
+            lines[k].trim() == "#[cfg(test)]"
+                && lines
+                    .get(k + 1)
+                    .is_some_and(|n| n.trim_start().starts_with("mod "))
+        })
+        .unwrap_or(lines.len());
+    let mut out = Vec::new();
+    for k in 0..end {
+        let Some(at) = lines[k].find("fn ") else {
+            continue;
+        };
+        let before = lines[k][..at].trim();
+        let words_ok = before.split_whitespace().all(|w| {
+            ["pub", "const", "unsafe", "async", "extern"].contains(&w) || w.starts_with("pub(")
+        });
+        if !words_ok {
+            continue;
+        }
+        let name: String = lines[k][at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (mut depth, mut opened) = (0i32, false);
+        for (j, line) in lines.iter().enumerate().take(end).skip(k) {
+            if !opened && line.trim_end().ends_with(';') && !line.contains('{') {
+                break; // a declaration without a body
+            }
+            for c in line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if opened && depth <= 0 {
+                out.push((name.clone(), j - k + 1));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Most functions fit in 120 lines and files in about 600 (DEVELOPERS.md);
+/// none kept longer today.
+const MAX_FUNCTION: usize = 120;
+const MAX_FILE: usize = 620;
+
+#[test]
+fn functions_and_files_stay_short() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut long = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let rel = f.strip_prefix(&src).unwrap().display().to_string();
+        let n = text.lines().count();
+        if n > MAX_FILE {
+            long.push(format!("src/{rel}: {n} lines"));
+        }
+        for (name, len) in function_lengths(&text) {
+            if len > MAX_FUNCTION {
+                long.push(format!("src/{rel}: fn {name}, {len} lines"));
+            }
+        }
+    }
+    assert!(long.is_empty(), "too long:\n{}", long.join("\n"));
+}
+
+#[test]
+fn the_length_reader_sees_bodies_not_strings() {
+    let text = "fn a() {\n    let s = \"}}}\";\n    let c = '{';\n}\n\
+                pub(crate) fn b(x: u8) -> u8 {\n    // }\n    x\n}\n\
+                fn decl();\n";
+    assert_eq!(
+        function_lengths(text),
+        [("a".to_string(), 4), ("b".to_string(), 4)]
+    );
+}

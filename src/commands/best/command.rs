@@ -57,6 +57,52 @@ fn line(imp: &Improvement) -> String {
     format!("{v}\n")
 }
 
+/// The run's closing report: a JSON line, or the best board in words.
+fn summary(args: &BestArgs, puzzle: &Puzzle, result: &best::BestRun) -> String {
+    let ended = match result.ended {
+        best::Ended::Full => "full score (a solution)",
+        best::Ended::Optimal => "optimal (proved by CP-SAT)",
+        best::Ended::TimeLimit => "time limit",
+        best::Ended::Interrupted => "interrupted",
+    };
+    match args.format {
+        BestFormat::Jsonl => {
+            let v = serde_json::json!({
+                "type": "summary",
+                "puzzle": puzzle.name,
+                "method": args.method.name(),
+                "score": result.best.as_ref().map(|b| b.score),
+                "joins": crate::board::Score::joins_of(puzzle),
+                "ended": result.ended,
+                "improvements": result.improvements,
+                "nodes": result.nodes,
+                "wall_time_s": result.wall_time_s,
+            });
+            format!("{v}\n")
+        }
+        BestFormat::Text => match &result.best {
+            Some(b) => {
+                let broken: Vec<String> = b.broken.iter().map(|j| j.to_string()).collect();
+                format!(
+                    "best: {} of {} joins ({}; {} improvements, {:.3} s)\n{}{}",
+                    b.score,
+                    b.joins,
+                    ended,
+                    result.improvements,
+                    result.wall_time_s,
+                    b.board.to_seed_text(),
+                    if broken.is_empty() {
+                        String::new()
+                    } else {
+                        format!("broken joins: {}\n", broken.join(" "))
+                    }
+                )
+            }
+            None => format!("best: no board found ({ended})\n"),
+        },
+    }
+}
+
 pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
     // Its CP-SAT methods solve small windows and the board's model once,
     // without the enumeration's ceiling: the option would do nothing.
@@ -131,48 +177,7 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
             write_file(path, crate::board::et2(&b.board).as_bytes())?;
         }
     }
-    let ended = match result.ended {
-        best::Ended::Full => "full score (a solution)",
-        best::Ended::Optimal => "optimal (proved by CP-SAT)",
-        best::Ended::TimeLimit => "time limit",
-        best::Ended::Interrupted => "interrupted",
-    };
-    let text = match args.format {
-        BestFormat::Jsonl => {
-            let v = serde_json::json!({
-                "type": "summary",
-                "puzzle": puzzle.name,
-                "method": args.method.name(),
-                "score": result.best.as_ref().map(|b| b.score),
-                "joins": crate::board::Score::joins_of(&puzzle),
-                "ended": result.ended,
-                "improvements": result.improvements,
-                "nodes": result.nodes,
-                "wall_time_s": result.wall_time_s,
-            });
-            format!("{v}\n")
-        }
-        BestFormat::Text => match &result.best {
-            Some(b) => {
-                let broken: Vec<String> = b.broken.iter().map(|j| j.to_string()).collect();
-                format!(
-                    "best: {} of {} joins ({}; {} improvements, {:.3} s)\n{}{}",
-                    b.score,
-                    b.joins,
-                    ended,
-                    result.improvements,
-                    result.wall_time_s,
-                    b.board.to_seed_text(),
-                    if broken.is_empty() {
-                        String::new()
-                    } else {
-                        format!("broken joins: {}\n", broken.join(" "))
-                    }
-                )
-            }
-            None => format!("best: no board found ({ended})\n"),
-        },
-    };
+    let text = summary(args, &puzzle, &result);
     print(&text)?;
     // As every command's: a run that a limit or Ctrl-C ended is incomplete
     // (its best board is printed and written all the same).

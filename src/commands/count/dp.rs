@@ -23,7 +23,9 @@ use hashbrown::HashMap;
 use hashbrown::hash_map::Entry;
 use thiserror::Error;
 
-use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP, base_side};
+use crate::puzzle::{Edge, Puzzle, base_side};
+
+use super::orbits::{conditions, orbits};
 use crate::symmetry::{period, tile_kinds};
 
 /// Why a count did not finish.
@@ -128,11 +130,56 @@ pub(crate) fn pictures_fixed_by(
     p.run(limits)
 }
 
+/// Where a state's key keeps what: slot labels, then each kind's
+/// remaining count; and the first state's key.
+struct KeyLayout {
+    label_bits: u32,
+    kind_shift: Vec<u32>,
+    kind_mask: Vec<u128>,
+    start: u128,
+}
+
+impl KeyLayout {
+    fn new(
+        kind_tiles: &[(u32, u8, [u8; 4])],
+        labels: usize,
+        slots: usize,
+    ) -> Result<KeyLayout, DpError> {
+        // The key: slot labels, then each kind's remaining count.
+        let label_bits = bits_for(labels.saturating_sub(1) as u32);
+        let mut shift = label_bits * slots as u32;
+        let mut kind_shift = Vec::new();
+        let mut kind_mask = Vec::new();
+        let mut start = 0u128;
+        for &(mult, _, _) in kind_tiles {
+            let b = bits_for(mult);
+            kind_shift.push(shift);
+            kind_mask.push((1u128 << b) - 1);
+            if shift + b <= 128 {
+                start |= (mult as u128) << shift;
+            }
+            shift += b;
+        }
+        if shift > 128 {
+            return Err(DpError::TooWide {
+                bits: shift,
+                kinds: kind_tiles.len(),
+                labels,
+                slots,
+            });
+        }
+        Ok(KeyLayout {
+            label_bits,
+            kind_shift,
+            kind_mask,
+            start,
+        })
+    }
+}
+
 impl Programme {
     pub(super) fn new(puzzle: &Puzzle, turns: usize) -> Result<Programme, DpError> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
-        let shape = puzzle.shape();
-        let cells = rows * cols;
         // Quarter turns only on square boards (the callers follow the group).
         assert!(turns.is_multiple_of(2) || rows == cols);
         // Edge labels and which pairs fit.
@@ -162,44 +209,8 @@ impl Programme {
             .map(|class| puzzle.index_of(class[0]).expect("a tile of the puzzle"))
             .collect();
         let rules = puzzle.has_rules();
-        // Orbits of cells under the turn: representative (first in row-major
-        // order) and how many turns take it to each cell.
-        let mut rep = vec![usize::MAX; cells];
-        let mut times = vec![0usize; cells];
-        let mut reps: Vec<(usize, u32)> = Vec::new();
-        for c in 0..cells {
-            if rep[c] != usize::MAX {
-                continue;
-            }
-            let (mut x, mut t) = (c, 0);
-            loop {
-                rep[x] = reps.len();
-                times[x] = t;
-                t += 1;
-                x = shape.turn_cell(turns, x);
-                if x == c {
-                    break;
-                }
-            }
-            reps.push((c, t as u32));
-        }
-        // Every edge of the board as a condition between two
-        // representatives' sides: cell x at `times[x]` turns from its
-        // representative shows the representative's side (e - turns * t).
-        let side = |x: usize, e: usize| (rep[x], base_side(e, ((turns * times[x]) % 4) as u8));
-        let mut conditions: BTreeSet<((usize, usize), (usize, usize))> = BTreeSet::new();
-        for x in 0..cells {
-            let mut pairs = Vec::new();
-            if x % cols + 1 < cols {
-                pairs.push((side(x, RIGHT), side(x + 1, LEFT)));
-            }
-            if x / cols + 1 < rows {
-                pairs.push((side(x, BOTTOM), side(x + cols, TOP)));
-            }
-            for (a, b) in pairs {
-                conditions.insert((a.min(b), a.max(b)));
-            }
-        }
+        let (rep, times, reps) = orbits(puzzle, turns);
+        let conditions = conditions(puzzle, turns, &rep, &times);
         // Steps, with slots for labels that wait.
         let mut steps: Vec<Step> = reps
             .iter()
@@ -268,37 +279,15 @@ impl Programme {
                 }
             }
         }
-        // The key: slot labels, then each kind's remaining count.
-        let label_bits = bits_for(labels.saturating_sub(1) as u32);
-        let mut shift = label_bits * slots as u32;
-        let mut kind_shift = Vec::new();
-        let mut kind_mask = Vec::new();
-        let mut start = 0u128;
-        for &(mult, _, _) in &kind_tiles {
-            let b = bits_for(mult);
-            kind_shift.push(shift);
-            kind_mask.push((1u128 << b) - 1);
-            if shift + b <= 128 {
-                start |= (mult as u128) << shift;
-            }
-            shift += b;
-        }
-        if shift > 128 {
-            return Err(DpError::TooWide {
-                bits: shift,
-                kinds: kind_tiles.len(),
-                labels,
-                slots,
-            });
-        }
+        let key = KeyLayout::new(&kind_tiles, labels, slots)?;
         Ok(Programme {
             steps,
             fits,
             labels,
-            label_bits,
-            kind_shift,
-            kind_mask,
-            start,
+            label_bits: key.label_bits,
+            kind_shift: key.kind_shift,
+            kind_mask: key.kind_mask,
+            start: key.start,
         })
     }
 

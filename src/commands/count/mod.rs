@@ -17,6 +17,7 @@ mod dp;
 mod estimate;
 pub(crate) mod merge;
 mod methods;
+mod orbits;
 pub mod text;
 
 use std::cell::RefCell;

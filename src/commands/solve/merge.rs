@@ -215,6 +215,36 @@ pub(crate) fn merge(paths: &[PathBuf]) -> Result<SolveMerged, MergeError> {
     Ok(join(format, &inputs, missing))
 }
 
+/// How the merged run ended: invalid if a shard was, incomplete if a
+/// shard is missing or stopped (with their one reason, else `shards`),
+/// else complete or infeasible.
+fn outcome(
+    inputs: &[Input],
+    missing: &[usize],
+    invalid: Option<&str>,
+    complete: bool,
+    raw: u128,
+) -> Outcome {
+    if let Some(m) = invalid {
+        Outcome::Invalid(m.to_string())
+    } else if !complete {
+        // One reason if every stopped shard gives the same, else `shards`.
+        let reasons: BTreeSet<String> = inputs
+            .iter()
+            .filter_map(|i| i.report.stopped_by.map(|r| format!("{r:?}")))
+            .collect();
+        let reason = match inputs.iter().find_map(|i| i.report.stopped_by) {
+            Some(r) if missing.is_empty() && reasons.len() == 1 => r,
+            _ => StopReason::Shards,
+        };
+        Outcome::Incomplete(reason)
+    } else if raw == 0 {
+        Outcome::Infeasible
+    } else {
+        Outcome::Complete
+    }
+}
+
 fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let first = &inputs[0];
     let meta = &first.meta;
@@ -273,24 +303,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
         (_, Equivalence::Rotation) => (shown, Vec::new()),
         (_, Equivalence::Picture) => (Vec::new(), shown),
     };
-    let outcome = if let Some(m) = &invalid {
-        Outcome::Invalid(m.clone())
-    } else if !complete {
-        // One reason if every stopped shard gives the same, else `shards`.
-        let reasons: BTreeSet<String> = inputs
-            .iter()
-            .filter_map(|i| i.report.stopped_by.map(|r| format!("{r:?}")))
-            .collect();
-        let reason = match inputs.iter().find_map(|i| i.report.stopped_by) {
-            Some(r) if missing.is_empty() && reasons.len() == 1 => r,
-            _ => StopReason::Shards,
-        };
-        Outcome::Incomplete(reason)
-    } else if raw == 0 {
-        Outcome::Infeasible
-    } else {
-        Outcome::Complete
-    };
+    let outcome = outcome(inputs, &missing, invalid.as_deref(), complete, raw);
     let secs = Duration::from_secs_f64;
     let result = SolveResult {
         solver: first.report.solver.clone(),

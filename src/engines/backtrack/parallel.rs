@@ -36,6 +36,105 @@ pub(super) struct UnitInfo {
 pub(crate) const UNITS: usize = 4096;
 
 impl Run<'_, '_> {
+    /// One worker: subtrees pulled from `next` until none is left or the
+    /// search stops, its boards sent in batches; returns its nodes per
+    /// depth.
+    fn worker<const W: usize>(
+        &self,
+        next: &AtomicUsize,
+        prefixes: &[Vec<u16>],
+        skip: Option<&[bool]>,
+        tx: mpsc::SyncSender<Msg>,
+    ) -> Vec<u64> {
+        let t = self.t;
+        let (stop, check) = (self.stop, self.check);
+        let mut st = State::<W>::new(t, stop, check);
+        let mut buf = Vec::new();
+        // The first boards go at once (the first solution is
+        // not held back), then batches double up to BATCH.
+        let mut full = t.cells;
+        let mut batch = Vec::with_capacity(full);
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(prefix) = prefixes.get(k) else { break };
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if skip.is_some_and(|s| !s[k]) {
+                continue;
+            }
+            st.set_prefix(t, prefix);
+            let mut out = |cells: &[Placement]| {
+                batch.extend_from_slice(cells);
+                if batch.len() >= full {
+                    full = (2 * full).min(BATCH * t.cells);
+                    let boards = std::mem::replace(&mut batch, Vec::with_capacity(full));
+                    if tx.send(Msg::Boards(k, boards)).is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            };
+            search(
+                t,
+                &mut st,
+                prefix.len(),
+                t.cells,
+                &mut |placed: &[u16; MAX_TILES]| {
+                    t.emit(placed, &mut buf, &mut out);
+                    !stop.load(Ordering::Relaxed)
+                },
+            );
+            if !batch.is_empty() {
+                let boards = std::mem::take(&mut batch);
+                if tx.send(Msg::Boards(k, boards)).is_err() {
+                    break;
+                }
+            }
+            // A subtree cut short by a stop is not finished.
+            if stop.load(Ordering::Relaxed) || tx.send(Msg::Done(k)).is_err() {
+                break;
+            }
+        }
+        st.nodes
+    }
+
+    /// Hand the workers' boards and finished subtrees to the callback;
+    /// stop the workers when it has enough.
+    fn collect(
+        &self,
+        rx: mpsc::Receiver<Msg>,
+        callback: &mut dyn SolutionCallback,
+        subtrees: usize,
+        skip: Option<&[bool]>,
+    ) {
+        let (t, stop) = (self.t, self.stop);
+        let skipped = skip.map_or(0, |s| s.iter().filter(|&&x| !x).count());
+        let mut progress = Progress {
+            subproblems_done: skipped as u64,
+            subproblems_pending: (subtrees - skipped) as u64,
+            ..Progress::default()
+        };
+        for msg in rx {
+            match msg {
+                Msg::Boards(k, boards) => {
+                    for cells in boards.chunks(t.cells) {
+                        callback.on_solution_in(k, cells, t.stands);
+                        progress.solutions += 1;
+                    }
+                }
+                Msg::Done(k) => {
+                    callback.on_unit_done(k);
+                    progress.subproblems_done += 1;
+                    progress.subproblems_pending -= 1;
+                    callback.on_progress(&progress);
+                }
+            }
+            if callback.enough() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Enumerate with `W` words per bitset; returns the nodes per depth,
     /// and the work units when asked for.
     pub(super) fn go<const W: usize>(
@@ -89,84 +188,10 @@ impl Run<'_, '_> {
             for _ in 0..self.threads {
                 let tx = tx.clone();
                 let (next, prefixes) = (&next, &prefixes);
-                handles.push(scope.spawn(move || {
-                    let mut st = State::<W>::new(t, stop, check);
-                    let mut buf = Vec::new();
-                    // The first boards go at once (the first solution is
-                    // not held back), then batches double up to BATCH.
-                    let mut full = t.cells;
-                    let mut batch = Vec::with_capacity(full);
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(prefix) = prefixes.get(k) else { break };
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        if skip.is_some_and(|s| !s[k]) {
-                            continue;
-                        }
-                        st.set_prefix(t, prefix);
-                        let mut out = |cells: &[Placement]| {
-                            batch.extend_from_slice(cells);
-                            if batch.len() >= full {
-                                full = (2 * full).min(BATCH * t.cells);
-                                let boards =
-                                    std::mem::replace(&mut batch, Vec::with_capacity(full));
-                                if tx.send(Msg::Boards(k, boards)).is_err() {
-                                    stop.store(true, Ordering::Relaxed);
-                                }
-                            }
-                        };
-                        search(
-                            t,
-                            &mut st,
-                            prefix.len(),
-                            t.cells,
-                            &mut |placed: &[u16; MAX_TILES]| {
-                                t.emit(placed, &mut buf, &mut out);
-                                !stop.load(Ordering::Relaxed)
-                            },
-                        );
-                        if !batch.is_empty() {
-                            let boards = std::mem::take(&mut batch);
-                            if tx.send(Msg::Boards(k, boards)).is_err() {
-                                break;
-                            }
-                        }
-                        // A subtree cut short by a stop is not finished.
-                        if stop.load(Ordering::Relaxed) || tx.send(Msg::Done(k)).is_err() {
-                            break;
-                        }
-                    }
-                    st.nodes
-                }));
+                handles.push(scope.spawn(move || self.worker::<W>(next, prefixes, skip, tx)));
             }
             drop(tx);
-            let skipped = skip.map_or(0, |s| s.iter().filter(|&&x| !x).count());
-            let mut progress = Progress {
-                subproblems_done: skipped as u64,
-                subproblems_pending: (prefixes.len() - skipped) as u64,
-                ..Progress::default()
-            };
-            for msg in rx {
-                match msg {
-                    Msg::Boards(k, boards) => {
-                        for cells in boards.chunks(t.cells) {
-                            callback.on_solution_in(k, cells, t.stands);
-                            progress.solutions += 1;
-                        }
-                    }
-                    Msg::Done(k) => {
-                        callback.on_unit_done(k);
-                        progress.subproblems_done += 1;
-                        progress.subproblems_pending -= 1;
-                        callback.on_progress(&progress);
-                    }
-                }
-                if callback.enough() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            self.collect(rx, callback, prefixes.len(), skip);
             for h in handles {
                 for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
                     *a += b;

@@ -72,6 +72,50 @@ fn exactly_one(literals: Vec<i32>) -> ConstraintProto {
     }
 }
 
+/// What a side shows: per edge (motif, half), the literals of the
+/// placements that show it (a fixed cell: its one edge, no literal).
+type Shown = std::collections::BTreeMap<(u16, crate::puzzle::Half), Vec<i32>>;
+
+/// Join `y` => the edge the second cell shows fits the one the first
+/// shows: for every edge e, y + [first shows e] - [second shows a partner
+/// of e] <= 1 (a fixed side is a constant: its literal list is empty and
+/// its term is 1 where it shows e).
+fn join_fits(y: i32, a: &Shown, b: &Shown, a_fixed: bool, b_fixed: bool) -> Vec<ConstraintProto> {
+    let mut out = Vec::new();
+    for (edge, a_lits) in a {
+        let b_lits = b.get(edge);
+        let mut vars = vec![y];
+        let mut coeffs = vec![1i64];
+        let mut bound = 1i64;
+        if a_fixed {
+            // The first cell shows e for sure.
+            bound -= 1;
+        } else {
+            vars.extend(a_lits);
+            coeffs.extend(a_lits.iter().map(|_| 1));
+        }
+        match (b_fixed, b_lits) {
+            (true, Some(_)) => bound += 1,
+            (true, None) => {}
+            (false, Some(lits)) => {
+                vars.extend(lits);
+                coeffs.extend(lits.iter().map(|_| -1));
+            }
+            (false, None) => {}
+        }
+        out.push(ConstraintProto {
+            name: String::new(),
+            enforcement_literal: vec![],
+            constraint: Some(super::proto::Constraint::Linear(LinearConstraintProto {
+                vars,
+                coeffs,
+                domain: vec![i64::MIN + 1, bound],
+            })),
+        });
+    }
+    out
+}
+
 impl BestModel {
     /// The whole board's model.
     pub fn new(puzzle: &Puzzle) -> BestModel {
@@ -175,45 +219,10 @@ impl BestModel {
                 variables.push(bool_var());
                 joins += 1;
                 join_cells.push((c, d));
-                // y => the edge d shows fits the one c shows: for every
-                // edge e, y + [c shows e] - [d shows a partner of e] <= 1
-                // (a fixed side is a constant: its literal list is empty
-                // and its term is 1 where it shows e).
+                // y => the edge d shows fits the one c shows.
                 let a = shown(c, side_a, false);
                 let b = shown(d, side_b, true);
-                let a_fixed = !free(c);
-                let b_fixed = !free(d);
-                for (edge, a_lits) in &a {
-                    let b_lits = b.get(edge);
-                    let mut vars = vec![y];
-                    let mut coeffs = vec![1i64];
-                    let mut bound = 1i64;
-                    if a_fixed {
-                        // c shows e for sure.
-                        bound -= 1;
-                    } else {
-                        vars.extend(a_lits);
-                        coeffs.extend(a_lits.iter().map(|_| 1));
-                    }
-                    match (b_fixed, b_lits) {
-                        (true, Some(_)) => bound += 1,
-                        (true, None) => {}
-                        (false, Some(lits)) => {
-                            vars.extend(lits);
-                            coeffs.extend(lits.iter().map(|_| -1));
-                        }
-                        (false, None) => {}
-                    }
-                    constraints.push(ConstraintProto {
-                        name: String::new(),
-                        enforcement_literal: vec![],
-                        constraint: Some(super::proto::Constraint::Linear(LinearConstraintProto {
-                            vars,
-                            coeffs,
-                            domain: vec![i64::MIN + 1, bound],
-                        })),
-                    });
-                }
+                constraints.extend(join_fits(y, &a, &b, !free(c), !free(d)));
             }
         }
         let model = CpModelProto {

@@ -119,6 +119,53 @@ pub(crate) struct Appended {
     pub constraints: usize,
 }
 
+/// Every variable and interval a constraint of the file names is one the
+/// file declares: else the constraint's line and what is wrong.
+fn check_references(
+    constraints: &[(DynamicMessage, Option<usize>)],
+    declared: usize,
+) -> Result<(), (Option<usize>, String)> {
+    let fragment_constraints = constraints.len();
+    for (k, (c, line)) in constraints.iter().enumerate() {
+        let mut bad_var = None;
+        let mut bad_interval = None;
+        let mut c = c.clone();
+        remap(
+            &mut c,
+            &mut |v| {
+                if v >= declared {
+                    bad_var.get_or_insert(v);
+                }
+                Some(v)
+            },
+            &mut |i| {
+                if i >= fragment_constraints {
+                    bad_interval.get_or_insert(i);
+                }
+                i
+            },
+        );
+        if let Some(v) = bad_var {
+            return Err((
+                *line,
+                format!(
+                    "constraint {k} uses variable {v}, but the file declares {} variables (a constraint file names the model's variables it uses in its own `variables`)",
+                    declared
+                ),
+            ));
+        }
+        if let Some(i) = bad_interval {
+            return Err((
+                *line,
+                format!(
+                    "constraint {k} uses interval {i}, but the file has {fragment_constraints} constraints"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl UserConstraints {
     /// Parse `text` (from `origin`, named in errors) with the runtime's
     /// schema.
@@ -200,44 +247,7 @@ impl UserConstraints {
             .enumerate()
             .map(|(k, c)| (c, line_of_nth("constraints", k)))
             .collect();
-        let fragment_constraints = constraints.len();
-        for (k, (c, line)) in constraints.iter().enumerate() {
-            let mut bad_var = None;
-            let mut bad_interval = None;
-            let mut c = c.clone();
-            remap(
-                &mut c,
-                &mut |v| {
-                    if v >= variables.len() {
-                        bad_var.get_or_insert(v);
-                    }
-                    Some(v)
-                },
-                &mut |i| {
-                    if i >= fragment_constraints {
-                        bad_interval.get_or_insert(i);
-                    }
-                    i
-                },
-            );
-            if let Some(v) = bad_var {
-                return Err(err(
-                    *line,
-                    format!(
-                        "constraint {k} uses variable {v}, but the file declares {} variables (a constraint file names the model's variables it uses in its own `variables`)",
-                        variables.len()
-                    ),
-                ));
-            }
-            if let Some(i) = bad_interval {
-                return Err(err(
-                    *line,
-                    format!(
-                        "constraint {k} uses interval {i}, but the file has {fragment_constraints} constraints"
-                    ),
-                ));
-            }
-        }
+        check_references(&constraints, variables.len()).map_err(|(line, m)| err(line, m))?;
         Ok(UserConstraints {
             origin: origin.to_string(),
             variables,

@@ -253,19 +253,7 @@ pub(crate) fn enumerate(
         stopping: AtomicBool::new(false),
         deadline,
     };
-    let stats = SolverStats {
-        branches: Some(0),
-        conflicts: Some(0),
-        wall_time_s: Some(0.0),
-        subproblems: Some(0),
-        subproblems_split: Some(0),
-        max_split_depth: Some(initial_depth),
-        workers: Some(threads),
-        units: unit_stats.map(|u| u.0),
-        units_run: unit_stats.map(|u| u.1),
-        unit_depth: unit_stats.map(|u| u.2),
-        ..SolverStats::default()
-    };
+    let stats = first_stats(initial_depth, threads, unit_stats);
     let mut books = Books {
         progress: Progress {
             subproblems_pending: queue.len() as u64,
@@ -330,6 +318,29 @@ pub(crate) fn enumerate(
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })
+}
+
+/// The statistics before the first subproblem: the sums at 0, the workers,
+/// and with fixed work units their counts (units in all, units to run,
+/// cells a unit fixes).
+fn first_stats(
+    initial_depth: usize,
+    threads: usize,
+    unit_stats: Option<(u64, u64, usize)>,
+) -> SolverStats {
+    SolverStats {
+        branches: Some(0),
+        conflicts: Some(0),
+        wall_time_s: Some(0.0),
+        subproblems: Some(0),
+        subproblems_split: Some(0),
+        max_split_depth: Some(initial_depth),
+        workers: Some(threads),
+        units: unit_stats.map(|u| u.0),
+        units_run: unit_stats.map(|u| u.1),
+        unit_depth: unit_stats.map(|u| u.2),
+        ..SolverStats::default()
+    }
 }
 
 /// The subproblems an enumeration starts with, and with fixed work units

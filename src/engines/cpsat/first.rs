@@ -28,8 +28,6 @@ pub(crate) fn first(
     callback: &mut dyn SolutionCallback,
 ) -> Result<SolverRun, SolveError> {
     let Run {
-        rt,
-        limits,
         puzzle,
         model,
         options,
@@ -86,40 +84,20 @@ pub(crate) fn first(
                 stats,
             });
         }
-        let mut bytes = Vec::with_capacity(variables.len() + constraints.len());
-        bytes.extend_from_slice(&variables);
-        bytes.extend_from_slice(&super::encode_variables("", &forbidden.vars));
-        bytes.extend_from_slice(&constraints);
-        let extra = super::encode_constraints(&forbidden.constraints, &Budget::unlimited())
-            .expect("no limit");
-        bytes.extend_from_slice(&extra);
-        let params = SatParameters {
-            num_workers: Some(threads as i32),
-            max_time_in_seconds: own_deadline
-                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
-            log_search_progress: Some(false),
-            catch_sigint_signal: Some(false),
-            // Probing pays for itself when every solution is searched, not
-            // for one: without it the first solution of the-ant-trails-puzzle
-            // comes 2x sooner (docs/benchmarks.md).
-            cp_model_probing_level: Some(0),
-            ..Default::default()
+        let round = Round {
+            run,
+            variables: &variables,
+            constraints: &constraints,
+            threads,
+            own_deadline,
         };
-        let pending = rt.spawn_solve(bytes, params);
-        let watch = Watch::new(limits.memory_ceiling);
-        let response = match pending.wait(
-            || options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d),
-            || watch.check(),
-        ) {
-            Waited::Returned(r) => r.map_err(|e| SolveError::Runtime(Box::new(e)))?,
+        let Some((response, past_ceiling)) = round.solve(&forbidden)? else {
             // Stopped and not back in time (in its presolve, or slow to
             // wind down): its statistics are lost with it, so the sums are
             // not known. The loop says why it stopped.
-            Waited::GaveUp => {
-                stats.branches = None;
-                stats.conflicts = None;
-                continue;
-            }
+            stats.branches = None;
+            stats.conflicts = None;
+            continue;
         };
         if let (Some(b), Some(c)) = (stats.branches.as_mut(), stats.conflicts.as_mut()) {
             *b += response.num_branches.max(0) as u64;
@@ -127,32 +105,10 @@ pub(crate) fn first(
         }
         *stats.wall_time_s.as_mut().unwrap() += response.wall_time;
         *stats.subproblems.as_mut().unwrap() += 1;
-        let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
-        match status {
-            CpSolverStatus::Infeasible => {
-                return Ok(SolverRun {
-                    status: RunStatus::Complete,
-                    stats,
-                });
-            }
-            CpSolverStatus::ModelInvalid => {
-                return Ok(SolverRun {
-                    status: RunStatus::Invalid(format!(
-                        "CP-SAT rejected the model: {}",
-                        response.solution_info
-                    )),
-                    stats,
-                });
-            }
-            // One solve with every worker: nothing smaller to split into.
-            CpSolverStatus::Unknown if watch.passed() => {
-                return Ok(SolverRun {
-                    status: RunStatus::Stopped(StopReason::MemoryLimit),
-                    stats,
-                });
-            }
-            CpSolverStatus::Unknown => continue, // stopped: the loop says why
-            CpSolverStatus::Feasible | CpSolverStatus::Optimal => {}
+        match ended(&response, past_ceiling) {
+            Some(Ended::Run(status)) => return Ok(SolverRun { status, stats }),
+            Some(Ended::Stopped) => continue, // the loop says why
+            None => {}
         }
         let Some(cells) = model.decode(&response.solution) else {
             return Ok(SolverRun {
@@ -176,6 +132,84 @@ pub(crate) fn first(
         }
         for s in &blocked {
             forbidden.forbid(&model.cells, s);
+        }
+    }
+}
+
+/// How a round that found no solution ends the search.
+enum Ended {
+    Run(RunStatus),
+    /// Stopped by the time limit or Ctrl-C: the loop says which.
+    Stopped,
+}
+
+/// What CP-SAT's answer to a round means: none when it found a solution.
+fn ended(response: &super::proto::CpSolverResponse, past_ceiling: bool) -> Option<Ended> {
+    match CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown) {
+        CpSolverStatus::Infeasible => Some(Ended::Run(RunStatus::Complete)),
+        CpSolverStatus::ModelInvalid => Some(Ended::Run(RunStatus::Invalid(format!(
+            "CP-SAT rejected the model: {}",
+            response.solution_info
+        )))),
+        // One solve with every worker: nothing smaller to split into.
+        CpSolverStatus::Unknown if past_ceiling => {
+            Some(Ended::Run(RunStatus::Stopped(StopReason::MemoryLimit)))
+        }
+        CpSolverStatus::Unknown => Some(Ended::Stopped),
+        CpSolverStatus::Feasible | CpSolverStatus::Optimal => None,
+    }
+}
+
+/// One round: the model with what the rounds before forbade, solved for
+/// one solution with every worker.
+struct Round<'a> {
+    run: &'a Run<'a>,
+    variables: &'a [u8],
+    constraints: &'a [u8],
+    threads: usize,
+    /// CP-SAT's own time limit, a little before the run's deadline.
+    own_deadline: Option<Instant>,
+}
+
+impl Round<'_> {
+    /// CP-SAT's answer and whether the run passed its memory ceiling; none
+    /// when the solve was stopped and did not come back in time.
+    fn solve(
+        &self,
+        forbidden: &Forbidden,
+    ) -> Result<Option<(super::proto::CpSolverResponse, bool)>, SolveError> {
+        let (options, deadline) = (self.run.options, self.run.deadline);
+        let mut bytes = Vec::with_capacity(self.variables.len() + self.constraints.len());
+        bytes.extend_from_slice(self.variables);
+        bytes.extend_from_slice(&super::encode_variables("", &forbidden.vars));
+        bytes.extend_from_slice(self.constraints);
+        let extra = super::encode_constraints(&forbidden.constraints, &Budget::unlimited())
+            .expect("no limit");
+        bytes.extend_from_slice(&extra);
+        let params = SatParameters {
+            num_workers: Some(self.threads as i32),
+            max_time_in_seconds: self
+                .own_deadline
+                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            log_search_progress: Some(false),
+            catch_sigint_signal: Some(false),
+            // Probing pays for itself when every solution is searched, not
+            // for one: without it the first solution of the-ant-trails-puzzle
+            // comes 2x sooner (docs/benchmarks.md).
+            cp_model_probing_level: Some(0),
+            ..Default::default()
+        };
+        let pending = self.run.rt.spawn_solve(bytes, params);
+        let watch = Watch::new(self.run.limits.memory_ceiling);
+        match pending.wait(
+            || options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d),
+            || watch.check(),
+        ) {
+            Waited::Returned(r) => {
+                let response = r.map_err(|e| SolveError::Runtime(Box::new(e)))?;
+                Ok(Some((response, watch.passed())))
+            }
+            Waited::GaveUp => Ok(None),
         }
     }
 }

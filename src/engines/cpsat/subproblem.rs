@@ -89,8 +89,9 @@ impl Shared<'_> {
         self.stopping.store(true, Ordering::SeqCst);
     }
 
-    /// Solve one subproblem on worker `w`.
-    pub(super) fn solve(&self, job: Job) -> JobResult {
+    /// The solution pool of a subproblem: cut to what the searches of its
+    /// depth (or the shallower ones) measured, so a pool fits in memory.
+    fn pool_for(&self, job: &Job) -> usize {
         let depth = job.depth();
         let known = {
             let sizes = self.search_sizes.lock().unwrap();
@@ -105,10 +106,38 @@ impl Shared<'_> {
             None => pool_for(self.first_guess, self.concurrent, self.pool),
             Some(size) => pool_for(size, self.concurrent, self.pool),
         };
-        let pool = match depth {
+        match depth {
             0 if job.adaptive => self.limits.whole_pool.min(pool),
             _ => pool,
-        };
+        }
+    }
+
+    /// Each solution over the model's own variables, and how many the
+    /// pool held: the user's new variables may take several values on one
+    /// board, which is still one board.
+    fn own_solutions(
+        &self,
+        response: &mut super::proto::CpSolverResponse,
+    ) -> (BTreeSet<Vec<i64>>, usize) {
+        let own = self.model.vars.len();
+        let pooled = response.additional_solutions.len();
+        let solutions: BTreeSet<Vec<i64>> = std::mem::take(&mut response.additional_solutions)
+            .into_iter()
+            .map(|s| s.values)
+            .chain((!response.solution.is_empty()).then(|| std::mem::take(&mut response.solution)))
+            .map(|mut values| {
+                values.truncate(own);
+                values
+            })
+            .collect();
+        let pooled = pooled.max(solutions.len());
+        (solutions, pooled)
+    }
+
+    /// Solve one subproblem on worker `w`.
+    pub(super) fn solve(&self, job: Job) -> JobResult {
+        let depth = job.depth();
+        let pool = self.pool_for(&job);
         let skipped = |job| JobResult {
             job,
             pool,
@@ -175,7 +204,7 @@ impl Shared<'_> {
         let pending = self.rt.spawn_solve(bytes, params);
         let watch = Watch::new(self.limits.memory_ceiling);
         let waited = pending.wait(|| self.stopping.load(Ordering::SeqCst), || watch.check());
-        let response = match waited {
+        let mut response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
                 return JobResult {
@@ -201,22 +230,7 @@ impl Shared<'_> {
             sizes[depth] = sizes[depth].max(size);
         }
         let status = CpSolverStatus::try_from(response.status).unwrap_or(CpSolverStatus::Unknown);
-        // Each solution over the model's own variables: the user's new
-        // variables may take several values on one board, which is still
-        // one board.
-        let own = self.model.vars.len();
-        let pooled = response.additional_solutions.len();
-        let solutions: BTreeSet<Vec<i64>> = response
-            .additional_solutions
-            .into_iter()
-            .map(|s| s.values)
-            .chain((!response.solution.is_empty()).then_some(response.solution))
-            .map(|mut values| {
-                values.truncate(own);
-                values
-            })
-            .collect();
-        let pooled = pooled.max(solutions.len());
+        let (solutions, pooled) = self.own_solutions(&mut response);
         let ended = match status {
             CpSolverStatus::Optimal | CpSolverStatus::Infeasible => Ended::Complete,
             CpSolverStatus::Feasible | CpSolverStatus::Unknown => Ended::Stopped,

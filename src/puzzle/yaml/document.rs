@@ -1,10 +1,9 @@
-//! The puzzle YAML format, read and written here. Reading goes through
-//! serde: one seeded visitor ([`Read`]) runs a [`Node`] reader for the map,
-//! each id, tile, edge, motif and half. A check fails inside the visitor of
-//! the node it is about, so serde_yaml's error carries that node's line
-//! and column; the typed [`Problem`] is left in a cell beside it (serde's
-//! error type only takes text), and [`Problem::at`] makes the
-//! [`PuzzleError`]. Writing is [`to_yaml`].
+//! Reading the puzzle YAML through serde: one seeded visitor ([`Read`])
+//! runs a [`Node`] reader for the map, each id, tile, edge, motif and half.
+//! A check fails inside the visitor of the node it is about, so
+//! serde_yaml's error carries that node's line and column; the typed
+//! [`Problem`] is left in a cell beside it (serde's error type only takes
+//! text), and [`Problem::at`] makes the [`PuzzleError`].
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -13,7 +12,7 @@ use std::path::PathBuf;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{Half, PuzzleError};
+use crate::puzzle::{Half, PuzzleError};
 
 /// What is wrong, and where in the file's structure.
 #[derive(Debug)]
@@ -252,7 +251,7 @@ pub(super) struct Doc {
     pub(super) rows: Option<usize>,
     pub(super) cols: Option<usize>,
     pub(super) frame: Option<String>,
-    pub(super) turns: Option<super::Turning>,
+    pub(super) turns: Option<crate::puzzle::Turning>,
     pub(super) hints: Vec<HintSpec>,
 }
 
@@ -331,8 +330,8 @@ impl Node for DocSeed<'_> {
                         "turns" => {
                             let t = map.next_value::<String>()?;
                             out.turns = Some(match t.as_str() {
-                                "quarter" => super::Turning::Quarter,
-                                "none" => super::Turning::None,
+                                "quarter" => crate::puzzle::Turning::Quarter,
+                                "none" => crate::puzzle::Turning::None,
                                 _ => fail(
                                     self.problem,
                                     Problem::Rule {
@@ -488,42 +487,4 @@ impl Node for HalfSeed<'_> {
             ),
         }
     }
-}
-/// The puzzle in the project's YAML format, with its rule keys (board
-/// size when not square, frame, fixed pieces, turning) where it has them.
-pub fn to_yaml(p: &super::Puzzle) -> String {
-    let mut out = String::new();
-    if let Some(t) = &p.title {
-        out.push_str(&format!("# {t}\n"));
-    }
-    if p.rows != p.cols {
-        out.push_str(&format!("rows: {}\ncols: {}\n", p.rows, p.cols));
-    }
-    if let Some(f) = p.frame {
-        out.push_str(&format!("frame: '{}'\n", p.motifs[f as usize]));
-    }
-    if p.turning != super::Turning::Quarter {
-        out.push_str(&format!("turns: {}\n", p.turning.name()));
-    }
-    if !p.hints.is_empty() {
-        out.push_str("hints:\n");
-        for h in &p.hints {
-            out.push_str(&format!(
-                "  - {{tile: {}, cell: [{}, {}], rotation: {}}}\n",
-                h.tile,
-                h.cell / p.cols + 1,
-                h.cell % p.cols + 1,
-                h.rotation
-            ));
-        }
-    }
-    for t in &p.tiles {
-        let edges: Vec<String> = t
-            .edges
-            .iter()
-            .map(|e| format!("['{}', '{}']", p.motifs[e.motif as usize], e.half.symbol()))
-            .collect();
-        out.push_str(&format!("{}: [{}]\n", t.id, edges.join(", ")));
-    }
-    out
 }

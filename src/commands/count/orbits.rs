@@ -1,0 +1,68 @@
+//! The board under one turn, for the dynamic programme (dp.rs): the
+//! orbits of its cells, and each edge as a condition between two orbit
+//! representatives' sides.
+
+use std::collections::BTreeSet;
+
+use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP, base_side};
+
+/// Orbits of cells under `turns` quarter turns: per cell its orbit
+/// (index into the representatives) and how many turns take the
+/// representative to it; per orbit its representative (first in row-major
+/// order) and size.
+pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, Vec<(usize, u32)>) {
+    let shape = puzzle.shape();
+    let cells = puzzle.rows * puzzle.cols;
+    let mut rep = vec![usize::MAX; cells];
+    let mut times = vec![0usize; cells];
+    let mut reps: Vec<(usize, u32)> = Vec::new();
+    for c in 0..cells {
+        if rep[c] != usize::MAX {
+            continue;
+        }
+        let (mut x, mut t) = (c, 0);
+        loop {
+            rep[x] = reps.len();
+            times[x] = t;
+            t += 1;
+            x = shape.turn_cell(turns, x);
+            if x == c {
+                break;
+            }
+        }
+        reps.push((c, t as u32));
+    }
+    (rep, times, reps)
+}
+
+/// A pair of sides that must fit: (orbit, side of its representative).
+pub(super) type Condition = ((usize, usize), (usize, usize));
+
+/// Every edge of the board as a condition between two representatives'
+/// sides.
+pub(super) fn conditions(
+    puzzle: &Puzzle,
+    turns: usize,
+    rep: &[usize],
+    times: &[usize],
+) -> BTreeSet<Condition> {
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let cells = rows * cols;
+    //     // representatives' sides: cell x at `times[x]` turns from its
+    // representative shows the representative's side (e - turns * t).
+    let side = |x: usize, e: usize| (rep[x], base_side(e, ((turns * times[x]) % 4) as u8));
+    let mut conditions = BTreeSet::new();
+    for x in 0..cells {
+        let mut pairs = Vec::new();
+        if x % cols + 1 < cols {
+            pairs.push((side(x, RIGHT), side(x + 1, LEFT)));
+        }
+        if x / cols + 1 < rows {
+            pairs.push((side(x, BOTTOM), side(x + cols, TOP)));
+        }
+        for (a, b) in pairs {
+            conditions.insert((a.min(b), a.max(b)));
+        }
+    }
+    conditions
+}
