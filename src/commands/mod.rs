@@ -51,7 +51,7 @@ use crate::model::Choice;
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::images::{ImageError, TileImages};
 use crate::render::{Report, svg};
-use crate::solve::{Collector, Outcome, SolveError, SolveOptions, Split, StopToken};
+use crate::solve::{Collector, Engine, Outcome, SolveError, SolveOptions, Split, StopToken};
 use crate::symmetry::{Equivalence, Symmetry};
 
 /// Exit codes (documented in README.md).
@@ -141,17 +141,6 @@ pub enum ReportFormat {
     Json,
     Csv,
     Markdown,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SolverKind {
-    /// OR-Tools CP-SAT through its C API.
-    #[value(name = "cp-sat")]
-    CpSat,
-    /// The native backtracking search.
-    Backtrack,
-    /// Mason & Zhang's recording graph (repetition-free 2x2 puzzles only).
-    Graph,
 }
 
 /// Errors of the commands, each with its exit code.

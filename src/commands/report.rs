@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Solution;
 use crate::puzzle::{Facts, Puzzle};
-use crate::solve::SolveResult;
+use crate::solve::{Engine, SolveResult};
 
 /// One solver run on one puzzle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -15,7 +15,7 @@ pub struct Run {
     /// The board: rows, cols, frame, hints, turning rule.
     #[serde(flatten)]
     pub board: Facts,
-    pub solver: String,
+    pub solver: Engine,
     pub model: String,
     pub symmetry: String,
     pub equivalence: String,
@@ -39,7 +39,7 @@ impl Run {
         Run {
             puzzle: label.to_string(),
             board: puzzle.facts(),
-            solver: r.solver.clone(),
+            solver: r.solver,
             model: r.model.clone(),
             // Every table, CSV and JSON row says so where the symmetry is
             // not proven to keep every class.
@@ -133,9 +133,9 @@ mod tests {
     use crate::solve::{Counts, Keep, Outcome, SolverStats};
     use crate::symmetry::Equivalence;
 
-    fn result(solver: &str, sols: Vec<Solution>) -> SolveResult {
+    fn result(solver: Engine, sols: Vec<Solution>) -> SolveResult {
         SolveResult {
-            solver: solver.into(),
+            solver,
             solver_version: "x".into(),
             model: "m".into(),
             symmetry: "none".into(),
@@ -166,8 +166,8 @@ mod tests {
 
     #[test]
     fn names_the_first_differing_solution() {
-        let a = result("cp-sat", vec![one(1), one(2)]);
-        let b = result("backtrack", vec![one(1), one(3)]);
+        let a = result(Engine::CpSat, vec![one(1), one(2)]);
+        let b = result(Engine::Backtrack, vec![one(1), one(3)]);
         let m = disagreement(&a, &b).unwrap();
         assert!(
             m.starts_with("cp-sat (m) found a solution backtrack (m) did not"),
@@ -176,7 +176,7 @@ mod tests {
         assert!(m.contains("[t=2,r=0]"));
         assert!(disagreement(&a, &a).is_none());
         // The same classes, other raw counts.
-        let mut c = result("backtrack", vec![one(1), one(2)]);
+        let mut c = result(Engine::Backtrack, vec![one(1), one(2)]);
         c.counts.raw = 8;
         let m = disagreement(&a, &c).unwrap();
         assert!(

@@ -268,8 +268,8 @@ pub fn centre_sides(puzzle: &Puzzle, s: &Solution) -> Option<[usize; 4]> {
 pub struct GraphSolver;
 
 impl Solver for GraphSolver {
-    fn name(&self) -> &'static str {
-        "graph"
+    fn engine(&self) -> crate::solve::Engine {
+        crate::solve::Engine::Graph
     }
     fn model_name(&self) -> String {
         "recording-graph".into()

@@ -49,7 +49,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
         board = escape(&p.describe_board()),
         under = super::classes_under(p.shape().group),
         tiles = p.len(),
-        solver = escape(&res.solver),
+        solver = res.solver,
         version = escape(&res.solver_version),
         model = escape(&res.model),
         symmetry = escape(&res.symmetry),

@@ -330,10 +330,56 @@ pub enum SolveError {
     },
 }
 
+/// The engines: what `--solver` names and what a result says solved it.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    clap::ValueEnum,
+    Serialize,
+    Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// OR-Tools CP-SAT through its C API.
+    #[value(name = "cp-sat")]
+    CpSat,
+    /// The native backtracking search.
+    Backtrack,
+    /// Mason & Zhang's recording graph (repetition-free 2x2 puzzles only).
+    Graph,
+}
+
+impl Engine {
+    /// Its name, as `--solver` takes it, e.g. `cp-sat`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::CpSat => "cp-sat",
+            Engine::Backtrack => "backtrack",
+            Engine::Graph => "graph",
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A solver backend.
 pub trait Solver {
-    /// Short name, e.g. `cp-sat`.
-    fn name(&self) -> &'static str;
+    /// Which engine it is.
+    fn engine(&self) -> Engine;
+    /// Its engine's name, e.g. `cp-sat`.
+    fn name(&self) -> &'static str {
+        self.engine().name()
+    }
     /// The backend's version, e.g. the OR-Tools version; scramble's own for
     /// the native solvers.
     fn version(&self) -> String {
@@ -388,7 +434,7 @@ impl Outcome {
 /// Everything `scramble solve` reports.
 #[derive(Clone, Debug)]
 pub struct SolveResult {
-    pub solver: String,
+    pub solver: Engine,
     pub solver_version: String,
     pub model: String,
     /// The symmetry breaking used, e.g. `lex,tiles`.
@@ -487,7 +533,7 @@ pub(crate) fn run_with(
         RunStatus::Invalid(m) => Outcome::Invalid(m),
     };
     Ok(SolveResult {
-        solver: solver.name().to_string(),
+        solver: solver.engine(),
         solver_version: solver.version(),
         model: solver.model_name(),
         symmetry: options.symmetry.name(),

@@ -20,7 +20,7 @@ pub struct BenchArgs {
         default_value = "cp-sat,backtrack",
         value_delimiter = ','
     )]
-    pub solvers: Vec<SolverKind>,
+    pub solvers: Vec<Engine>,
     #[command(flatten)]
     pub models: ModelsArgs,
     /// A symmetry formulation (see `solve --symmetry`); repeat the option to
@@ -205,8 +205,8 @@ impl std::str::FromStr for GenerateSpec {
 
 /// CP-SAT's engines of the grid: one per model, each also with the
 /// user's constraints when given; an option for CP-SAT without it refused.
-fn cp_sat_engines(args: &BenchArgs, kinds: &[SolverKind]) -> Result<Vec<CpSat>, CliError> {
-    Ok(if kinds.contains(&SolverKind::CpSat) {
+fn cp_sat_engines(args: &BenchArgs, kinds: &[Engine]) -> Result<Vec<CpSat>, CliError> {
+    Ok(if kinds.contains(&Engine::CpSat) {
         let plain = args
             .models
             .solvers(args.backtrack.full_tree, &args.memory)?;
@@ -330,7 +330,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         ));
     }
     args.files.writable()?;
-    let mut kinds: Vec<SolverKind> = Vec::new();
+    let mut kinds: Vec<Engine> = Vec::new();
     for k in &args.solvers {
         if !kinds.contains(k) {
             kinds.push(*k);
@@ -347,9 +347,9 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     let solvers: Vec<&dyn crate::solve::Solver> = kinds
         .iter()
         .flat_map(|k| match k {
-            SolverKind::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
-            SolverKind::Backtrack => vec![&bt as &dyn crate::solve::Solver],
-            SolverKind::Graph => vec![&graph as &dyn crate::solve::Solver],
+            Engine::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
+            Engine::Backtrack => vec![&bt as &dyn crate::solve::Solver],
+            Engine::Graph => vec![&graph as &dyn crate::solve::Solver],
         })
         .collect();
     let symmetries = if args.symmetry.is_empty() {

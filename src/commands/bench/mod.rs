@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::commands::report::disagreement;
 pub use crate::commands::report::{Disagreement, Run};
 use crate::puzzle::Puzzle;
-use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver, TimeShare};
+use crate::solve::{self, Engine, Keep, SolveError, SolveOptions, SolveResult, Solver, TimeShare};
 use crate::symmetry::Symmetry;
 
 /// What to run.
@@ -272,7 +272,7 @@ pub fn run(
 /// One line of the summary: a solver (and model) with a formulation.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
-    pub solver: String,
+    pub solver: Engine,
     pub model: String,
     pub symmetry: String,
     pub runs: usize,
@@ -291,16 +291,17 @@ pub struct Summary {
 
 /// The summary, sorted by solver, model and formulation.
 pub fn summary(runs: &[Run]) -> Vec<Summary> {
+    // By the solver's name: the order the reports have always had.
     let mut groups: BTreeMap<(&str, &str, &str), Vec<&Run>> = BTreeMap::new();
     for r in runs {
         groups
-            .entry((&r.solver, &r.model, &r.symmetry))
+            .entry((r.solver.name(), &r.model, &r.symmetry))
             .or_default()
             .push(r);
     }
     groups
         .into_iter()
-        .map(|((solver, model, symmetry), rs)| {
+        .map(|((_, model, symmetry), rs)| {
             let mut t: Vec<f64> = rs.iter().map(|r| r.wall_time_s).collect();
             t.sort_by(f64::total_cmp);
             let median_s = median(&t).expect("a group has runs");
@@ -310,7 +311,7 @@ pub fn summary(runs: &[Run]) -> Vec<Summary> {
             let nodes = rs.iter().any(|r| r.nodes.is_some());
             let work: u64 = rs.iter().map(|r| r.nodes.or(r.branches).unwrap_or(0)).sum();
             Summary {
-                solver: solver.to_string(),
+                solver: rs[0].solver,
                 model: model.to_string(),
                 symmetry: symmetry.to_string(),
                 runs: rs.len(),
@@ -390,8 +391,8 @@ mod tests {
     /// first: the disagreement the bench must catch.
     struct DropsOne;
     impl Solver for DropsOne {
-        fn name(&self) -> &'static str {
-            "drops-one"
+        fn engine(&self) -> crate::solve::Engine {
+            crate::solve::Engine::Backtrack
         }
         fn version(&self) -> String {
             "0".into()
@@ -462,7 +463,7 @@ mod tests {
         assert!(m.contains("raw solutions and drops-one (test)"), "{m}");
         let s = summary(&b.runs);
         assert_eq!(s.len(), 4);
-        assert_eq!(s[0].solver, "backtrack");
+        assert_eq!(s[0].solver, Engine::Backtrack);
         assert!(
             s.iter()
                 .all(|x| x.runs == 6 && x.min_s <= x.median_s && x.median_s <= x.max_s)

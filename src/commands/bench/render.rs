@@ -34,7 +34,7 @@ pub(crate) fn summary_text(rows: &[Summary]) -> String {
         .iter()
         .map(|s| {
             vec![
-                s.solver.clone(),
+                s.solver.to_string(),
                 s.model.clone(),
                 s.symmetry.clone(),
                 s.runs.to_string(),
@@ -75,7 +75,7 @@ pub(crate) fn csv(runs: &[Run]) -> String {
         .map(|r| {
             let cells = vec![
                 r.puzzle.clone(),
-                r.solver.clone(),
+                r.solver.to_string(),
                 r.model.clone(),
                 r.symmetry.clone(),
                 r.equivalence.clone(),

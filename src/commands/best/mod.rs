@@ -51,6 +51,31 @@ impl Method {
     }
 }
 
+/// What found a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finder {
+    /// The board the run started from (a checkpoint's).
+    Start,
+    /// The backtracker with allowed breaks.
+    Backtrack,
+    /// The complete search beside it.
+    Exact,
+    /// CP-SAT, on the whole board or a window of it.
+    CpSat,
+}
+
+impl std::fmt::Display for Finder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Finder::Start => "start",
+            Finder::Backtrack => "backtrack",
+            Finder::Exact => "exact",
+            Finder::CpSat => "cp-sat",
+        })
+    }
+}
+
 /// The options of a run.
 #[derive(Clone, Debug)]
 pub struct BestOptions {
@@ -90,7 +115,7 @@ pub struct Improvement {
     /// Seconds since the run started.
     pub time_s: f64,
     /// The method that found it.
-    pub method: &'static str,
+    pub method: Finder,
     pub board: Solution,
     /// Its broken joins.
     pub broken: Vec<crate::board::Join>,
@@ -127,10 +152,7 @@ pub enum BestError {
     Runtime(#[from] crate::engines::cpsat::RuntimeError),
     /// A method reported a board that breaks the rules (a bug).
     #[error("a board found by {method} breaks the rules: {error}")]
-    Invalid {
-        method: &'static str,
-        error: VerifyError,
-    },
+    Invalid { method: Finder, error: VerifyError },
     /// The start board does not fit the puzzle.
     #[error("the start board does not fit the puzzle: {0}")]
     Start(VerifyError),
@@ -179,7 +201,7 @@ fn window(puzzle: &Puzzle, board: &Solution, rng: &mut crate::rng::Rng) -> Vec<b
 /// A board found by one of the methods, on its way to the coordinator.
 struct Candidate {
     board: Solution,
-    method: &'static str,
+    method: Finder,
     optimal: bool,
 }
 
@@ -274,7 +296,7 @@ fn exact_worker(shared: &Shared, threads: usize, tx: Sender) -> u64 {
             if let Some(board) = found {
                 let _ = tx.send(Ok(Candidate {
                     board,
-                    method: "exact",
+                    method: Finder::Exact,
                     optimal: false,
                 }));
             }
@@ -346,7 +368,7 @@ fn cp_sat_worker(
                 shared.best_breaks.fetch_min(breaks, Ordering::SeqCst);
                 let _ = tx.send(Ok(Candidate {
                     board,
-                    method: "cp-sat",
+                    method: Finder::CpSat,
                     optimal,
                 }));
             }
@@ -449,7 +471,7 @@ pub fn run(
             score: score.valid,
             joins,
             time_s: 0.0,
-            method: "start",
+            method: Finder::Start,
             board: start.clone(),
             broken: score.broken,
         });
@@ -494,7 +516,7 @@ pub fn run(
                 let found = move |board: Solution| {
                     let _ = tx.send(Ok(Candidate {
                         board,
-                        method: "backtrack",
+                        method: Finder::Backtrack,
                         optimal: false,
                     }));
                 };

@@ -24,7 +24,7 @@ fn cells(r: &Run) -> Vec<String> {
     let (work, work_is) = r.work();
     vec![
         r.puzzle.clone(),
-        r.solver.clone(),
+        r.solver.to_string(),
         r.model.clone(),
         r.symmetry.clone(),
         r.raw.to_string(),

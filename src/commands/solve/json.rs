@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::board::Solution;
 use crate::render::Report;
-use crate::solve::{Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
+use crate::solve::{Engine, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
 
 /// What the report says of the puzzle.
 pub(crate) struct Head<'a> {
@@ -51,7 +51,7 @@ struct Json<'a> {
     #[serde(flatten)]
     facts: &'a crate::puzzle::Facts,
     tiles: usize,
-    solver: &'a str,
+    solver: Engine,
     solver_version: &'a str,
     model: &'a str,
     symmetry: &'a str,
@@ -150,7 +150,7 @@ fn object<'a>(
         board: head.board,
         facts: &head.facts,
         tiles: head.tiles,
-        solver: &res.solver,
+        solver: res.solver,
         solver_version: &res.solver_version,
         model: &res.model,
         symmetry: &res.symmetry,

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::board::Solution;
 use crate::commands::shards::{Identity, MergeError, claim};
-use crate::solve::{Counts, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
+use crate::solve::{Counts, Engine, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
 use crate::symmetry::Equivalence;
 
 /// A report without `symmetry_proven` ran a proven symmetry.
@@ -37,7 +37,7 @@ struct ShardReport {
     #[serde(flatten)]
     facts: crate::puzzle::Facts,
     tiles: usize,
-    solver: String,
+    solver: Engine,
     solver_version: String,
     model: String,
     symmetry: String,
@@ -306,7 +306,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let outcome = outcome(inputs, &missing, invalid.as_deref(), complete, raw);
     let secs = Duration::from_secs_f64;
     let result = SolveResult {
-        solver: first.report.solver.clone(),
+        solver: first.report.solver,
         solver_version: first.report.solver_version.clone(),
         model: first.report.model.clone(),
         symmetry: first.report.symmetry.clone(),

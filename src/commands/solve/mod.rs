@@ -35,8 +35,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// The solver.
-    #[arg(long, value_enum, default_value_t = SolverKind::CpSat)]
-    pub solver: SolverKind,
+    #[arg(long, value_enum, default_value_t = Engine::CpSat)]
+    pub solver: Engine,
     #[command(flatten)]
     pub backtrack: BacktrackArgs,
     /// Print every raw solution, not only one per class.
@@ -130,17 +130,13 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
 /// given to another engine, with the engine it applies to.
 fn misplaced(args: &SolveArgs) -> Option<String> {
     let engine_options = [
-        ("--split", args.split.is_some(), SolverKind::CpSat),
+        ("--split", args.split.is_some(), Engine::CpSat),
         (
             "--constraints",
             args.constraints.constraints.is_some(),
-            SolverKind::CpSat,
+            Engine::CpSat,
         ),
-        (
-            "--order",
-            args.backtrack.order.is_some(),
-            SolverKind::Backtrack,
-        ),
+        ("--order", args.backtrack.order.is_some(), Engine::Backtrack),
     ];
     engine_options
         .into_iter()
@@ -187,7 +183,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
     // anything is written.
     let constraints = match (&args.constraints.constraints, args.solver) {
         (None, _) => None,
-        (Some(_), SolverKind::CpSat) => {
+        (Some(_), Engine::CpSat) => {
             let cp = CpSat::new()?.with_model(args.model);
             let c = args.constraints.load(&cp)?;
             cp.with_constraints(c.clone())
@@ -202,7 +198,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
         write_file(path, text.as_bytes())?;
     }
     Ok(match args.solver {
-        SolverKind::CpSat => Box::new(
+        Engine::CpSat => Box::new(
             CpSat::new()?
                 .with_model(args.model)
                 .with_full_tree(args.backtrack.full_tree)
@@ -210,8 +206,8 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
                 .with_split(args.split.unwrap_or(Split::Auto))
                 .with_constraints(constraints),
         ),
-        SolverKind::Backtrack => Box::new(args.backtrack.solver()),
-        SolverKind::Graph => Box::new(crate::engines::graph::GraphSolver),
+        Engine::Backtrack => Box::new(args.backtrack.solver()),
+        Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
     })
 }
 

@@ -147,8 +147,8 @@ impl Default for Backtrack {
 pub(crate) const DEFAULT_ORDER: Order = Order::Spiral;
 
 impl Solver for Backtrack {
-    fn name(&self) -> &'static str {
-        "backtrack"
+    fn engine(&self) -> crate::solve::Engine {
+        crate::solve::Engine::Backtrack
     }
     fn exact_reports(&self) -> bool {
         true

@@ -205,8 +205,8 @@ fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
 }
 
 impl Solver for CpSat {
-    fn name(&self) -> &'static str {
-        "cp-sat"
+    fn engine(&self) -> crate::solve::Engine {
+        crate::solve::Engine::CpSat
     }
     fn version(&self) -> String {
         self.rt.version.clone()
