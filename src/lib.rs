@@ -25,6 +25,6 @@ pub mod generate;
 pub mod model;
 pub mod puzzle;
 pub mod render;
-pub mod rng;
+pub(crate) mod rng;
 pub mod solve;
 pub mod symmetry;

@@ -5,22 +5,22 @@
 //! options (options.rs). `main.rs` only parses, installs the Ctrl-C handler
 //! and maps errors to exit codes.
 
-pub mod bench;
-pub mod best;
-pub mod compare;
+pub(crate) mod bench;
+pub(crate) mod best;
+pub(crate) mod compare;
 mod convert;
 pub mod count;
 mod generate;
 mod graph;
-pub mod merge;
+pub(crate) mod merge;
 mod model;
 mod options;
 mod probe;
 mod render;
-pub mod report;
+pub(crate) mod report;
 mod shards;
-pub mod solve;
-pub mod symmetry_report;
+pub(crate) mod solve;
+pub(crate) mod symmetry_report;
 
 pub use bench::command::{BenchArgs, GenerateSpec};
 pub use best::command::BestArgs;

@@ -10,7 +10,7 @@ use crate::solve::{Engine, SolveResult};
 
 /// One solver run on one puzzle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Run {
+pub(crate) struct Run {
     pub puzzle: String,
     /// The board: rows, cols, frame, hints, turning rule.
     #[serde(flatten)]
@@ -35,7 +35,7 @@ pub struct Run {
 
 impl Run {
     /// The row of a result on `puzzle`, labelled `label`.
-    pub fn of(puzzle: &Puzzle, label: &str, repeat: usize, r: &SolveResult) -> Run {
+    pub(crate) fn of(puzzle: &Puzzle, label: &str, repeat: usize, r: &SolveResult) -> Run {
         Run {
             puzzle: label.to_string(),
             board: puzzle.facts(),
@@ -65,7 +65,7 @@ impl Run {
 
     /// The search work: nodes (backtracking) or branches (CP-SAT), and
     /// which.
-    pub fn work(&self) -> (u64, &'static str) {
+    pub(crate) fn work(&self) -> (u64, &'static str) {
         match self.nodes {
             Some(n) => (n, "nodes"),
             None => (self.branches.unwrap_or(0), "branches"),
@@ -75,7 +75,7 @@ impl Run {
 
 /// Two runs of one puzzle disagree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Disagreement {
+pub(crate) struct Disagreement {
     pub puzzle: String,
     /// The symmetry formulation both ran with (`bench`, which varies it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,7 +85,7 @@ pub struct Disagreement {
 
 /// How two complete results of one puzzle differ, if they do: first a
 /// canonical solution one has and the other lacks, else the raw counts.
-pub fn disagreement(a: &SolveResult, b: &SolveResult) -> Option<String> {
+pub(crate) fn disagreement(a: &SolveResult, b: &SolveResult) -> Option<String> {
     first_difference(a, b).or_else(|| {
         (a.counts.raw != b.counts.raw).then(|| {
             format!(

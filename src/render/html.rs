@@ -9,7 +9,7 @@ use super::{Report, escape};
 
 /// The page; `pictures` is the number of solution pictures (files `1.svg`
 /// ... `k.svg` beside it).
-pub fn index(r: &Report<'_>, pictures: usize) -> String {
+pub(crate) fn index(r: &Report<'_>, pictures: usize) -> String {
     let p = r.puzzle;
     let res = r.result;
     let name = escape(p.title.as_deref().unwrap_or(&p.name));

@@ -2,12 +2,12 @@
 //! HTML index), tables, the community's board notation and the recording
 //! graph. Each command formats its own reports in its folder.
 
-pub mod graph;
-pub mod html;
-pub mod images;
+pub(crate) mod graph;
+pub(crate) mod html;
+pub(crate) mod images;
 pub mod png;
 pub mod svg;
-pub mod table;
+pub(crate) mod table;
 mod triangles;
 
 use crate::puzzle::{Group, Puzzle};

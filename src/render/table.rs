@@ -3,7 +3,7 @@
 use crate::puzzle::Facts;
 
 /// An aligned text table (columns separated by two spaces).
-pub fn text(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn text(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, c) in width.iter_mut().zip(row) {
@@ -26,7 +26,7 @@ pub fn text(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// CSV with a header line; fields quoted where needed.
-pub fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
     let quote = |s: &str| {
         if s.contains([',', '"', '\n']) {
             format!("\"{}\"", s.replace('"', "\"\""))

@@ -7,7 +7,7 @@ use crate::commands::bench::{Bench, GroupSpan, ShardMeta, ShardOutput};
 use crate::commands::shards::{Identity, MergeError, claim};
 
 /// The merged bench: its rows in grid order, as one run would give them.
-pub struct BenchMerged {
+pub(crate) struct BenchMerged {
     /// Every puzzle label of the grid, in order.
     pub puzzles: Vec<String>,
     pub bench: Bench,

@@ -14,7 +14,7 @@ const FORMAT: &str = "scramble-best-checkpoint/1";
 /// A checkpoint that cannot be used or written.
 #[derive(Debug, thiserror::Error)]
 #[error("checkpoint {path}: {message}")]
-pub struct CheckpointError {
+pub(crate) struct CheckpointError {
     pub path: PathBuf,
     pub message: String,
 }
@@ -33,7 +33,7 @@ struct File {
 
 /// The board a checkpoint holds for `puzzle` (`None` if the file does not
 /// exist), checked against the puzzle.
-pub fn load(path: &Path, puzzle: &Puzzle) -> Result<Option<Solution>, CheckpointError> {
+pub(crate) fn load(path: &Path, puzzle: &Puzzle) -> Result<Option<Solution>, CheckpointError> {
     let err = |message: String| CheckpointError {
         path: path.to_path_buf(),
         message,
@@ -68,7 +68,7 @@ pub fn load(path: &Path, puzzle: &Puzzle) -> Result<Option<Solution>, Checkpoint
 }
 
 /// Write `board` (with `score` valid joins) as the checkpoint.
-pub fn save(
+pub(crate) fn save(
     path: &Path,
     puzzle: &Puzzle,
     board: &Solution,

@@ -12,7 +12,7 @@
 //! the stream of improvements never goes down.
 
 mod breaks;
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 pub(crate) mod command;
 mod exact;
 
@@ -54,7 +54,7 @@ impl Method {
 /// What found a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Finder {
+pub(crate) enum Finder {
     /// The board the run started from (a checkpoint's).
     Start,
     /// The backtracker with allowed breaks.
@@ -78,7 +78,7 @@ impl std::fmt::Display for Finder {
 
 /// The options of a run.
 #[derive(Clone, Debug)]
-pub struct BestOptions {
+pub(crate) struct BestOptions {
     pub method: Method,
     pub time_limit: Option<Duration>,
     pub threads: usize,
@@ -107,7 +107,7 @@ impl Default for BestOptions {
 
 /// A better board, as found.
 #[derive(Clone, Debug, Serialize)]
-pub struct Improvement {
+pub(crate) struct Improvement {
     /// Valid joins.
     pub score: usize,
     /// All joins (the full score).
@@ -124,7 +124,7 @@ pub struct Improvement {
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Ended {
+pub(crate) enum Ended {
     /// A board with every join valid (a solution).
     Full,
     /// CP-SAT proved the best board optimal: no board has more valid joins.
@@ -135,7 +135,7 @@ pub enum Ended {
 
 /// The result of a run.
 #[derive(Clone, Debug, Serialize)]
-pub struct BestRun {
+pub(crate) struct BestRun {
     pub best: Option<Improvement>,
     pub improvements: usize,
     pub ended: Ended,
@@ -145,7 +145,7 @@ pub struct BestRun {
 }
 
 #[derive(Debug, Error)]
-pub enum BestError {
+pub(crate) enum BestError {
     #[error(transparent)]
     Solve(#[from] SolveError),
     #[error(transparent)]
@@ -457,7 +457,7 @@ fn coordinate(
 
 /// Run the search; `on_improve` gets each improvement (verified) as it is
 /// found, on the calling thread.
-pub fn run(
+pub(crate) fn run(
     puzzle: &Puzzle,
     options: &BestOptions,
     on_improve: &mut dyn FnMut(&Improvement),

@@ -3,7 +3,7 @@
 //! a command), and a verdict per puzzle that says what was compared.
 
 pub(crate) mod command;
-pub mod render;
+pub(crate) mod render;
 
 use serde::Serialize;
 
@@ -15,7 +15,7 @@ use crate::solve::{self, Keep, SolveError, SolveOptions, SolveResult, Solver, Ti
 /// (a stopped run's sets are partial), each with the first finished one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Every run finished, all with the same canonical set and raw count.
     Agree { runs: usize, classes: u128 },
     /// Two finished runs differ: the first difference found.
@@ -31,7 +31,7 @@ pub enum Verdict {
 /// Whether all puzzles' runs agree: `Some(true)` when every run finished
 /// and none differ, `Some(false)` on a disagreement, `None` when some runs
 /// did not finish and the finished ones agree (not known).
-pub fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bool> {
+pub(crate) fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bool> {
     let mut all_agree = true;
     for v in verdicts {
         match v {
@@ -44,14 +44,14 @@ pub fn overall<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Option<bo
 }
 
 /// One puzzle compared: its rows and verdict.
-pub struct Compared {
+pub(crate) struct Compared {
     pub rows: Vec<Run>,
     pub verdict: Verdict,
 }
 
 /// The disagreements among labelled verdicts, in order: what the JSON
 /// report lists and stderr prints.
-pub fn disagreements(verdicts: &[(String, Verdict)]) -> Vec<Disagreement> {
+pub(crate) fn disagreements(verdicts: &[(String, Verdict)]) -> Vec<Disagreement> {
     verdicts
         .iter()
         .filter_map(|(puzzle, v)| match v {
@@ -66,7 +66,7 @@ pub fn disagreements(verdicts: &[(String, Verdict)]) -> Vec<Disagreement> {
 }
 
 /// Run every solver on one puzzle and compare the finished runs.
-pub fn compare(
+pub(crate) fn compare(
     solvers: &[&dyn Solver],
     puzzle: &Puzzle,
     label: &str,

@@ -10,19 +10,19 @@ use std::path::PathBuf;
 
 use crate::commands::count::CountReport;
 
-pub use crate::commands::bench::merge::BenchMerged;
-pub use crate::commands::shards::MergeError;
-pub use crate::commands::solve::merge::{Format, SolveMerged};
+pub(crate) use crate::commands::bench::merge::BenchMerged;
+pub(crate) use crate::commands::shards::MergeError;
+pub(crate) use crate::commands::solve::merge::{Format, SolveMerged};
 
 /// What the shards merged into.
-pub enum Merged {
+pub(crate) enum Merged {
     Solve(Box<SolveMerged>),
     Bench(BenchMerged),
     Count(Box<CountReport>),
 }
 
 /// Merge the shard outputs in `paths`: of `solve`, `count` or `bench`.
-pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
+pub(crate) fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
     let Some(first) = paths.first() else {
         return Err(MergeError::Mismatch("no shard outputs to merge".into()));
     };

@@ -35,7 +35,7 @@ pub enum FolderError {
 }
 
 /// One file of the folder.
-pub struct File {
+pub(crate) struct File {
     pub name: String,
     pub bytes: Vec<u8>,
 }
@@ -50,7 +50,7 @@ fn io(path: &Path, what: &str, e: std::io::Error) -> FolderError {
 /// Whether scramble may write into `dir`: it does not exist, is empty, was
 /// made by scramble, or `force`. Checked before solving, so a refusal comes
 /// at once.
-pub fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
+pub(crate) fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
     if !dir.exists() {
         return Ok(());
     }
@@ -70,7 +70,7 @@ pub fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
 /// the first `max` of them (solutions.json holds them all). `keep_going`
 /// is asked before each picture: once it says no, drawing stops and there
 /// are no files (`None`), so no folder is written that looks complete.
-pub fn files(
+pub(crate) fn files(
     r: &Report<'_>,
     images: Option<&TileImages>,
     max: usize,
@@ -129,7 +129,7 @@ fn plain(name: &str) -> bool {
 /// are renamed one by one, the marker last, and the files the previous run
 /// there listed and this one does not write are removed. Other files in it
 /// are left alone.
-pub fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError> {
+pub(crate) fn write(dir: &Path, files: &[File], force: bool) -> Result<(), FolderError> {
     check(dir, force)?;
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

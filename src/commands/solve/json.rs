@@ -89,7 +89,7 @@ struct Json<'a> {
 }
 
 /// One JSON object (pretty-printed, newline-terminated).
-pub fn render(r: &Report<'_>) -> String {
+pub(crate) fn render(r: &Report<'_>) -> String {
     render_with(&Head::of(r), r.result, r.all, &Extra::default())
 }
 

@@ -22,7 +22,7 @@ fn proven() -> bool {
 
 /// How the shards were written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Json,
     Jsonl,
 }
@@ -69,7 +69,7 @@ struct Input {
 }
 
 /// The merged report of a sharded solve and how to print it.
-pub struct SolveMerged {
+pub(crate) struct SolveMerged {
     pub format: Format,
     pub puzzle: String,
     pub title: Option<String>,
@@ -83,8 +83,6 @@ pub struct SolveMerged {
     pub missing: Vec<usize>,
     /// Shards that stopped early.
     pub incomplete: Vec<usize>,
-    /// Shards the solver found invalid, with its message.
-    pub invalid: Option<String>,
 }
 
 fn read(path: &Path) -> Result<(Format, Input), MergeError> {
@@ -346,7 +344,6 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
         result,
         missing,
         incomplete,
-        invalid,
     }
 }
 

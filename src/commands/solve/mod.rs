@@ -1,10 +1,10 @@
 //! `scramble solve`: every solution of one puzzle, as text, JSON or JSON
 //! Lines (streamed), or only their counts; optionally a folder of pictures.
 
-pub mod folder;
-pub mod json;
+pub(crate) mod folder;
+pub(crate) mod json;
 pub(crate) mod merge;
-pub mod text;
+pub(crate) mod text;
 
 use std::cell::RefCell;
 

@@ -6,7 +6,7 @@ use crate::render::Report;
 
 /// A header, then each solution in the seed text format, separated by
 /// `=== Solution: k ===` lines.
-pub fn render(r: &Report<'_>) -> String {
+pub(crate) fn render(r: &Report<'_>) -> String {
     let res = r.result;
     let mut out = String::new();
     let _ = writeln!(out, "puzzle: {}", r.path);

@@ -3,7 +3,7 @@
 //! `none` run's canonical sets.
 
 pub(crate) mod command;
-pub mod render;
+pub(crate) mod render;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -18,7 +18,7 @@ use crate::symmetry::{Equivalence, Symmetry};
 /// How a formulation's solutions compare with the full enumeration's classes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Exactly one solution per class, no class lost.
     Exact,
     /// Some classes have no solution left, and/or some have more than one.
@@ -68,7 +68,7 @@ impl fmt::Display for Verdict {
 
 /// One formulation on one puzzle.
 #[derive(Clone, Debug, Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     pub puzzle: String,
     /// The CP formulation (encoding) of the model.
     pub model: String,
@@ -97,7 +97,7 @@ pub struct Row {
 /// A formulation of the user's own, reported beside the built-in ones: a
 /// solver whose model carries the user's constraints, solved with a
 /// built-in symmetry breaking (usually none).
-pub struct Own<'a> {
+pub(crate) struct Own<'a> {
     pub solver: &'a dyn Solver,
     pub symmetry: Symmetry,
     /// Its name in the report.
@@ -107,7 +107,7 @@ pub struct Own<'a> {
 /// Run every combination on one puzzle, then the user's formulation if
 /// given, each checked against the first. The first combination must be
 /// `none`.
-pub fn run(
+pub(crate) fn run(
     solver: &dyn Solver,
     puzzle: &Puzzle,
     label: &str,
@@ -210,13 +210,13 @@ pub fn run(
 /// per equivalence, and which were not somewhere: the report's closing
 /// line. A formulation whose runs did not all finish is in neither.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub exact_rotation: Vec<String>,
     pub exact_picture: Vec<String>,
     pub not_exact: Vec<String>,
 }
 
-pub fn summary(rows: &[Row]) -> Summary {
+pub(crate) fn summary(rows: &[Row]) -> Summary {
     let mut names: Vec<&str> = Vec::new();
     for r in rows {
         if r.formulation != "none" && !names.contains(&r.formulation.as_str()) {

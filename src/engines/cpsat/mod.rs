@@ -17,7 +17,7 @@ mod jobs;
 mod pending;
 mod policy;
 pub use enumerate::Limits;
-pub mod proto;
+pub(crate) mod proto;
 mod runtime;
 mod slices;
 mod subproblem;

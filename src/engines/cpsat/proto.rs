@@ -38,7 +38,7 @@ pub(crate) struct ConstraintProto {
 
 /// The `constraint` oneof of `ConstraintProto` (the members scramble uses).
 #[derive(Clone, PartialEq, prost::Oneof)]
-pub enum Constraint {
+pub(crate) enum Constraint {
     #[prost(message, tag = "3")]
     BoolOr(BoolArgumentProto),
     #[prost(message, tag = "4")]
@@ -55,14 +55,14 @@ pub enum Constraint {
 
 /// `BoolArgumentProto`.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct BoolArgumentProto {
+pub(crate) struct BoolArgumentProto {
     #[prost(int32, repeated, tag = "1")]
     pub literals: Vec<i32>,
 }
 
 /// `LinearExpressionProto`: sum(coeffs[k] * vars[k]) + offset.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct LinearExpressionProto {
+pub(crate) struct LinearExpressionProto {
     #[prost(int32, repeated, tag = "1")]
     pub vars: Vec<i32>,
     #[prost(int64, repeated, tag = "2")]
@@ -73,7 +73,7 @@ pub struct LinearExpressionProto {
 
 /// `LinearConstraintProto`: sum(coeffs[k] * vars[k]) in domain.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct LinearConstraintProto {
+pub(crate) struct LinearConstraintProto {
     #[prost(int32, repeated, tag = "1")]
     pub vars: Vec<i32>,
     #[prost(int64, repeated, tag = "2")]
@@ -84,14 +84,14 @@ pub struct LinearConstraintProto {
 
 /// `AllDifferentConstraintProto`.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct AllDifferentConstraintProto {
+pub(crate) struct AllDifferentConstraintProto {
     #[prost(message, repeated, tag = "1")]
     pub exprs: Vec<LinearExpressionProto>,
 }
 
 /// `TableConstraintProto`: `values` holds the tuples flattened.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct TableConstraintProto {
+pub(crate) struct TableConstraintProto {
     #[prost(int64, repeated, tag = "2")]
     pub values: Vec<i64>,
     #[prost(bool, tag = "3")]
