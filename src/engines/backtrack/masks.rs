@@ -15,11 +15,14 @@
 //! tables' fixed sizes ([`MAX_LISTS`] lists, [`MAX_ENTRIES`] entries, a
 //! tile in at most [`MAX_MEMBERS`] lists) keep the list loop.
 //!
-//! Where each tile lies in at most four lists (Eternity II, the 8x8 sets)
-//! the leaner walk of lean.rs runs instead of [`walk`]. Measured
-//! (docs/log.md): this walk is 1.15x to 1.24x the list
-//! loop's node rate on the 8x8 sets, unchanged on Eternity II; lean.rs
-//! is 1.2x this walk on the 8x8 sets.
+//! The masks are walked only where each tile lies in at most four lists
+//! (Eternity II, the 8x8 sets), by the leaner walk of lean.rs.
+//! Measured (docs/log.md): this module's own general walk was 1.15x to
+//! 1.24x the list loop's node rate on the 8x8 sets and lean.rs 1.2x that
+//! walk there; on boards where tiles lie in more lists (a planted 7x7 with
+//! 14 motifs, danger-puzzle) the general walk ran at half the list loop's
+//! rate, so the
+//! list loop runs there (search.rs), and that walk is gone.
 
 use super::MAX_TILES;
 use super::lean;
@@ -279,7 +282,7 @@ pub(super) fn search<const W: usize>(
                 go = emit(&st.placed);
             } else {
                 m.take(&mut avail, o / 4);
-                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
+                go = lean::walk(t, l, m, st, &mut avail, start + 1, limit, emit);
                 m.give(&mut avail, o / 4);
             }
             if !go {
@@ -289,103 +292,8 @@ pub(super) fn search<const W: usize>(
         st.nodes[start] += nodes;
         return go;
     }
-    if lean::fits(m) {
-        return lean::walk(t, l, m, st, &mut avail, start, limit, emit);
-    }
-    walk(t, l, m, st, &mut avail, start, limit, emit)
-}
-
-/// The walk of [`search`] over the depths `start..limit`, the masks in
-/// `avail` holding the board.
-#[allow(clippy::too_many_arguments)]
-fn walk<const W: usize>(
-    t: &Tables<'_>,
-    l: &Lists,
-    m: &Masks,
-    st: &mut State<'_, W>,
-    avail: &mut Avail,
-    start: usize,
-    limit: usize,
-    emit: &mut Emit<'_>,
-) -> bool {
-    const M: usize = MAX_TILES - 1;
-    let mut rem = [0u64; MAX_TILES];
-    let mut base = [0u32; MAX_TILES];
-    let mut next = [Default::default(); MAX_TILES];
-    let mut nodes = [0u64; MAX_TILES];
-    let mut budget = st.budget;
-    let first = t.first_cell & M;
-    let mut d = start;
-    let at = l.first_list(&st.placed, d);
-    // The current depth's remaining bits, list start, next key and step
-    // live in registers; the arrays hold those of the depths below.
-    let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
-    let mut nx = match d + 1 < limit {
-        true => l.next(&st.placed, d + 1),
-        false => Default::default(),
-    };
-    let mut h = l.hot[d & M];
-    let mut go = true;
-    loop {
-        if r == 0 {
-            if d == start {
-                break;
-            }
-            d -= 1;
-            (r, b, nx, h) = (rem[d & M], base[d & M], next[d & M], l.hot[d & M]);
-            let o = st.placed[h.cell as usize & M] as usize;
-            m.give(avail, o / 4);
-            continue;
-        }
-        let k = r.trailing_zeros();
-        r &= r - 1;
-        let e = entry(m, b + k);
-        let o = e.o as usize;
-        if h.checks && !l.passes(t, &st.placed, &l.cold[d & M], d, o, first) {
-            continue;
-        }
-        nodes[d & M] += 1;
-        if d + 1 == limit {
-            st.placed[h.cell as usize & M] = o as u16;
-            if !emit(&st.placed) {
-                go = false;
-                break;
-            }
-            continue;
-        }
-        let at = l.list(nx, e);
-        if avail[slot(at)] == 0 {
-            continue;
-        }
-        st.placed[h.cell as usize & M] = o as u16;
-        // The clock is read every `CHECK_EVERY` descents.
-        if st.spend(&mut budget) {
-            go = false;
-            break;
-        }
-        m.take(avail, o / 4);
-        let r1 = avail[slot(at)];
-        if r1 == 0 {
-            // The next list held only this tile.
-            m.give(avail, o / 4);
-            continue;
-        }
-        (rem[d & M], base[d & M], next[d & M]) = (r, b, nx);
-        d += 1;
-        (r, b, h) = (r1, m.starts[slot(at)], l.hot[d & M]);
-        if d + 1 < limit {
-            nx = l.next(&st.placed, d + 1);
-        }
-    }
-    // Give back what stays placed below a stop.
-    while d > start {
-        d -= 1;
-        let o = st.placed[l.hot[d & M].cell as usize & M] as usize;
-        m.give(avail, o / 4);
-    }
-    st.budget = budget;
-    st.add_nodes(start..limit, &nodes);
-    go
+    // The caller (search.rs) runs the masks only where the lean walk fits.
+    lean::walk(t, l, m, st, &mut avail, start, limit, emit)
 }
 
 #[cfg(test)]
@@ -398,33 +306,28 @@ mod tests {
     use crate::puzzle::{Puzzle, Turning};
     use crate::symmetry::Symmetry;
 
-    /// The search with the masks (the lean walk where it fits, lean.rs),
-    /// with the masks' own walk, and with the same lists without masks:
-    /// the same boards in the same order and the same nodes per depth.
-    /// Returns the number of boards.
-    fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> usize {
+    /// The search with the masks (the lean walk where it fits, lean.rs;
+    /// else the list loop) and with the same lists without masks: the same
+    /// boards in the same order and the same nodes per depth. Returns the
+    /// number of boards and whether the lean walk ran.
+    fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> (usize, bool) {
         let none = Symmetry::none();
         let tables = || Tables::new(p, order, &none, Setup::turns(reduce));
-        let (lean, mut walked, mut plain) = (tables(), tables(), tables());
-        let lists = walked
+        let (masked, mut plain) = (tables(), tables());
+        let lists = masked
             .lists
-            .as_mut()
+            .as_ref()
             .expect("a row order on a large board has lists");
-        lists.masks.as_mut().expect("masks").quads = None;
+        let lean = lists.masks.as_ref().is_some_and(lean::fits);
         plain.lists.as_mut().expect("lists").masks = None;
-        assert_eq!(lean.words, 2, "boards of 17 to 32 tiles");
-        let a = walk_tree::<2>(&lean, 3);
-        assert_eq!(
-            a,
-            walk_tree::<2>(&walked, 3),
-            "{order}, reduce {reduce}, masks"
-        );
+        assert_eq!(masked.words, 2, "boards of 17 to 32 tiles");
+        let a = walk_tree::<2>(&masked, 3);
         assert_eq!(
             a,
             walk_tree::<2>(&plain, 3),
             "{order}, reduce {reduce}, lists"
         );
-        a.0.len()
+        (a.0.len(), lean)
     }
 
     #[test]
@@ -455,7 +358,7 @@ mod tests {
 
     #[test]
     fn the_masks_walk_what_the_lists_walk_on_the_family() {
-        let mut boards = 0;
+        let (mut boards, mut leans) = (0, 0);
         for seed in 0..12u64 {
             let (rows, cols) = [(5, 5), (4, 5), (5, 4), (4, 6)][seed as usize % 4];
             let o = FamilyOptions {
@@ -478,16 +381,21 @@ mod tests {
             };
             for &order in orders {
                 for reduce in [false, true] {
-                    boards += same_walks(&p, order, reduce);
+                    let (n, lean) = same_walks(&p, order, reduce);
+                    boards += n;
+                    leans += lean as usize;
                 }
             }
         }
         assert!(boards > 100, "{boards} boards");
+        assert!(leans > 10, "{leans} searches by the lean walk");
     }
 
     #[test]
-    fn a_long_first_list_is_walked_entry_by_entry() {
-        // Unframed 5x5: the first cell's list holds all 100 orientations.
+    fn an_unframed_board_keeps_the_list_loop() {
+        // Unframed 5x5: the first cell's list holds all 100 orientations,
+        // and tiles lie in more than four lists, so the masks are not
+        // walked (search.rs): the list loop runs, as without them.
         let (p, _) = plant(
             &mut Rng::new(5),
             &PlantOptions {
@@ -501,7 +409,8 @@ mod tests {
         let l = t.lists.as_ref().expect("lists");
         let first = l.starts.windows(2).map(|w| w[1] - w[0]).max();
         assert_eq!(first, Some(100));
-        assert!(same_walks(&p, Order::Row, false) >= 4);
-        assert!(same_walks(&p, Order::RowUp, true) >= 1);
+        let (n, lean) = same_walks(&p, Order::Row, false);
+        assert!(n >= 4 && !lean, "{n} boards, lean {lean}");
+        assert!(same_walks(&p, Order::RowUp, true).0 >= 1);
     }
 }
