@@ -46,18 +46,24 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The text of a file without its unit tests (the `#[cfg(test)] mod`,
-/// last in the file by the house's habit) and without comments.
-fn code(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let end = (0..lines.len())
+/// Where a file's unit tests start (the `#[cfg(test)] mod`, last in the
+/// file by the house's habit): the line index, or the number of lines.
+fn tests_start(lines: &[&str]) -> usize {
+    (0..lines.len())
         .find(|&k| {
             lines[k].trim() == "#[cfg(test)]"
                 && lines
                     .get(k + 1)
                     .is_some_and(|n| n.trim_start().starts_with("mod "))
         })
-        .unwrap_or(lines.len());
+        .unwrap_or(lines.len())
+}
+
+/// The text of a file without its unit tests (the `#[cfg(test)] mod`,
+/// last in the file by the house's habit) and without comments.
+fn code(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = tests_start(&lines);
     lines[..end]
         .iter()
         .map(|l| match l.find("//") {
@@ -301,14 +307,7 @@ fn code_only(text: &str) -> String {
 fn function_lengths(text: &str) -> Vec<(String, usize)> {
     let code = code_only(text);
     let lines: Vec<&str> = code.lines().collect();
-    let end = (0..lines.len())
-        .find(|&k| {
-            lines[k].trim() == "#[cfg(test)]"
-                && lines
-                    .get(k + 1)
-                    .is_some_and(|n| n.trim_start().starts_with("mod "))
-        })
-        .unwrap_or(lines.len());
+    let end = tests_start(&lines);
     let mut out = Vec::new();
     for k in 0..end {
         let Some(at) = lines[k].find("fn ") else {

@@ -379,25 +379,16 @@ mod tests {
                         for sym in &rules {
                             let bits = Tables::new(&p, order, sym, Setup::turns(reduce));
                             assert!(bits.lists.is_none(), "one-word boards use bitsets");
-                            let lists = Tables::new(
-                                &p,
-                                order,
-                                sym,
-                                Setup {
+                            let with_lists = || {
+                                let setup = Setup {
                                     lists: true,
                                     ..Setup::turns(reduce)
-                                },
-                            );
+                                };
+                                Tables::new(&p, order, sym, setup)
+                            };
+                            let lists = with_lists();
                             // The same lists walked without their masks.
-                            let mut plain = Tables::new(
-                                &p,
-                                order,
-                                sym,
-                                Setup {
-                                    lists: true,
-                                    ..Setup::turns(reduce)
-                                },
-                            );
+                            let mut plain = with_lists();
                             let masks = plain.lists.as_mut().and_then(|l| l.masks.take());
                             masked += masks.is_some() as usize;
                             let (a, b) = (walk(&bits), walk(&lists));

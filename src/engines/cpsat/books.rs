@@ -183,14 +183,16 @@ impl Books {
         }
     }
 
-    /// How the run ended: invalid, stopped (jobs left or a stop), complete.
-    pub(super) fn status(self) -> RunStatus {
-        if let Some(m) = self.invalid {
+    /// How the run ended (invalid, stopped: jobs left or a stop, or
+    /// complete) and its statistics.
+    pub(super) fn finish(self) -> (RunStatus, SolverStats) {
+        let status = if let Some(m) = self.invalid {
             RunStatus::Invalid(m)
         } else if self.incomplete || !self.queue.is_empty() {
             RunStatus::Stopped(self.stop_reason.unwrap_or(StopReason::Interrupted))
         } else {
             RunStatus::Complete
-        }
+        };
+        (status, self.stats)
     }
 }

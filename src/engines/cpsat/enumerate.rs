@@ -313,8 +313,7 @@ pub(crate) fn enumerate(
         drop(job_tx);
     });
 
-    let stats = books.stats.clone();
-    let status = books.status();
+    let (status, stats) = books.finish();
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })

@@ -70,6 +70,13 @@ pub(crate) fn first(
     // the deadline itself stops it if it does not.
     let own_deadline =
         deadline.map(|d| d - own_limit_margin(d.saturating_duration_since(Instant::now())));
+    let round = Round {
+        run,
+        variables: &variables,
+        constraints: &constraints,
+        threads,
+        own_deadline,
+    };
     loop {
         let reason = if options.stop.is_stopped() {
             Some(StopReason::Interrupted)
@@ -84,13 +91,6 @@ pub(crate) fn first(
                 stats,
             });
         }
-        let round = Round {
-            run,
-            variables: &variables,
-            constraints: &constraints,
-            threads,
-            own_deadline,
-        };
         let Some((response, past_ceiling)) = round.solve(&forbidden)? else {
             // Stopped and not back in time (in its presolve, or slow to
             // wind down): its statistics are lost with it, so the sums are
