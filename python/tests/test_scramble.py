@@ -3,8 +3,8 @@ solve, count, render, exceptions, the GIL and interruption. Run by
 scripts/test-python (and so by scripts/test)."""
 
 import json
-import sys
 import os
+import sys
 import signal
 import subprocess
 import threading
@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "puzzles" / "3x3-original"
 CORPUS = ROOT / "puzzles" / "legespiel"
 E2 = ROOT / "puzzles" / "eternity2"
-CLI = ROOT / "target" / "release" / "scramble"
+# The CLI built beside the package: the release build, or the one named by
+# SCRAMBLE_CLI (scripts/test builds with the test profile, target/ci).
+CLI = Path(os.environ.get("SCRAMBLE_CLI") or ROOT / "target" / "release" / "scramble")
 
 
 def expected():

@@ -134,7 +134,10 @@ fn the_graph_solver_agrees_with_cpsat() {
     let cp = scramble::engines::cpsat::CpSat::new().unwrap();
     let mut checked = 0;
     let mut with_solutions = 0;
-    for seed in 0..3000u64 {
+    // 300 seeds, each a CP-SAT enumeration: the graph solver meets 2000
+    // more puzzles against the backtracker above, and the backtracker meets
+    // CP-SAT in backtrack.rs.
+    for seed in 0..300u64 {
         let Some(p) = puzzle(seed, 3 + seed as usize % 6, false, seed % 2 == 0) else {
             continue;
         };
@@ -145,7 +148,7 @@ fn the_graph_solver_agrees_with_cpsat() {
         with_solutions += usize::from(!g.raw.is_empty());
     }
     assert!(
-        checked > 150 && with_solutions > 50,
+        checked > 250 && with_solutions > 120,
         "{checked} {with_solutions}"
     );
 }
