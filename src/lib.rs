@@ -1,7 +1,7 @@
 //! scramble: solve and study edge-matching puzzles such as Scramble Squares.
 //!
 //! Laid out by role, each part depending only on those above it: the core
-//! ([`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`], [`generate`] ->
+//! ([`cancel`] -> [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`], [`generate`] ->
 //! [`solve`]), the [`engines`] (siblings behind `solve::Solver`),
 //! drawing ([`render`]) and the [`commands`] (one folder or file per
 //! subcommand). See docs/architecture.md for every module and why.
@@ -18,6 +18,7 @@
 #![deny(unsafe_code)]
 
 pub mod board;
+pub mod cancel;
 pub mod commands;
 pub mod engines;
 pub(crate) mod files;

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Building, Constraint, Encoding, Lit, Model, Size};
+use super::{BuildError, Building, Constraint, Encoding, Lit, Model, Size};
+use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Boolean;
@@ -70,20 +71,20 @@ pub(super) fn placements_size(puzzle: &Puzzle) -> Size {
 pub(super) fn placements(
     puzzle: &Puzzle,
     model: &mut Model,
-    budget: &Budget,
+    cancel: &Cancel,
 ) -> Result<Vec<Vec<Lit>>, BuildError> {
     let n = puzzle.cols;
     let cells = puzzle.cells();
     let mut x: Vec<Vec<Lit>> = Vec::with_capacity(cells);
     for c in 0..cells {
-        budget.check()?;
+        cancel.check()?;
         let row = iproduct!(&puzzle.tiles, 0..4u8)
             .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
             .collect();
         x.push(row);
     }
     for (c, xc) in x.iter().enumerate() {
-        budget.check()?;
+        cancel.check()?;
         let (i, j) = (c / n + 1, c % n + 1);
         model.constraints.push(Constraint::ExactlyOne {
             name: format!("one_placement_{i}_{j}"),
@@ -156,17 +157,17 @@ impl Encoding for Boolean {
     fn start_in_ranges(&self) -> bool {
         false
     }
-    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
+    fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
         let k = 4 * puzzle.len();
         let mut model = Building::new(puzzle);
-        let x = placements(puzzle, &mut model, budget)?;
+        let x = placements(puzzle, &mut model, cancel)?;
         let mut fit = [const { Vec::new() }; 4];
         for here in [RIGHT, TOP, LEFT, BOTTOM] {
-            budget.check()?;
+            cancel.check()?;
             fit[here] = fitting(puzzle, here, (here + 2) % 4);
         }
         for (a, b, side_a, side_b) in pairs(puzzle.rows, puzzle.cols) {
-            budget.check()?;
+            cancel.check()?;
             for (here, there, side) in [(a, b, side_a), (b, a, side_b)] {
                 for o in 0..k {
                     let mut lits = vec![!x[here][o]];
@@ -190,38 +191,27 @@ mod tests {
     #[test]
     fn seed_model_has_a_literal_per_placement() {
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let m = Boolean.build(&p, &Budget::unlimited()).unwrap();
+        let m = Boolean.build(&p, &Cancel::never()).unwrap();
         assert_eq!(m.vars.len(), 18 + 9 * 36);
         assert_eq!(m.size(), Boolean.size(&p));
     }
 
-    /// The literals of a 16x16 board take a few hundred milliseconds: a
-    /// stop must be seen inside them, at every cell of both passes, and
-    /// the build then ends at once.
+    /// The literals of a 16x16 board take a few hundred milliseconds: they
+    /// look at the run's stop and deadline as they go (at every cell of
+    /// both passes), and the build then ends at once.
     #[test]
-    fn the_placements_look_at_the_budget_at_every_cell() {
-        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    fn the_placements_stop_on_the_token_and_at_the_deadline() {
+        use crate::cancel::StopToken;
+        use std::time::Instant;
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let calls = AtomicUsize::new(0);
-        let count = || {
-            calls.fetch_add(1, SeqCst);
-            false
-        };
-        let budget = Budget {
-            deadline: None,
-            stopped: &count,
-        };
-        placements(&p, &mut Model::with_cells(&p), &budget).unwrap();
-        assert_eq!(calls.load(SeqCst), 2 * 9);
-        let stop_at_the_third = || calls.fetch_add(1, SeqCst) >= 20;
-        let budget = Budget {
-            deadline: None,
-            stopped: &stop_at_the_third,
-        };
-        assert_eq!(
-            Boolean.build(&p, &budget).err(),
-            Some(BuildError::Interrupted)
-        );
-        assert_eq!(calls.load(SeqCst), 21);
+        assert!(placements(&p, &mut Model::with_cells(&p), &Cancel::never()).is_ok());
+        let stopped = Cancel::new(StopToken::new(), None);
+        stopped.token().stop();
+        let past = Cancel::new(StopToken::new(), Some(Instant::now()));
+        for (cancel, why) in [(stopped, BuildError::Interrupted), (past, BuildError::TimeLimit)] {
+            let got = placements(&p, &mut Model::with_cells(&p), &cancel).err();
+            assert_eq!(got, Some(why.clone()));
+            assert_eq!(Boolean.build(&p, &cancel).err(), Some(why));
+        }
     }
 }

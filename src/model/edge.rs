@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Building, Constraint, Encoding, Model, Size, VarId, intervals};
+use super::{BuildError, Building, Constraint, Encoding, Model, Size, VarId, intervals};
+use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, Edge as Shown, Half, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Edge;
@@ -80,7 +81,7 @@ impl Encoding for Edge {
             values: cells + 4 * tiles * columns,
         }
     }
-    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
+    fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let mut model = Building::new(puzzle);
         model.all_different_tiles();
@@ -108,7 +109,7 @@ impl Encoding for Edge {
         // h_i_j at i * (cols - 1) + j; v_i_j at i * cols + j.
         let mut tables: BTreeMap<[bool; 4], Arc<Vec<i64>>> = BTreeMap::new();
         for (i, j) in iproduct!(0..rows, 0..cols) {
-            budget.check()?;
+            cancel.check()?;
             let s = sides(rows, cols, i, j);
             let (t, r) = model.cell(i, j);
             let mut vars = vec![t, r];
@@ -148,7 +149,7 @@ mod tests {
     #[test]
     fn seed_model_has_a_table_per_cell_and_a_label_per_internal_edge() {
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let m = Edge.build(&p, &Budget::unlimited()).unwrap();
+        let m = Edge.build(&p, &Cancel::never()).unwrap();
         // 9 tile + 9 rotation + 6 horizontal + 6 vertical label variables.
         assert_eq!(m.vars.len(), 30);
         assert_eq!(m.vars[18].name, "h_1_1");

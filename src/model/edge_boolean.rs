@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Building, Constraint, Encoding, Lit, Model, Size};
+use super::{BuildError, Building, Constraint, Encoding, Lit, Model, Size};
+use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, Edge as Shown, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct EdgeBoolean;
@@ -103,13 +104,13 @@ impl Encoding for EdgeBoolean {
     fn start_in_ranges(&self) -> bool {
         false
     }
-    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
+    fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
         let mut model = Building::new(puzzle);
-        let x = super::boolean::placements(puzzle, &mut model, budget)?;
-        budget.check()?;
+        let x = super::boolean::placements(puzzle, &mut model, cancel)?;
+        cancel.check()?;
         let (labels, by_side) = showing(puzzle);
         for (e, &(a, b, side)) in internal_edges(puzzle.rows, puzzle.cols).iter().enumerate() {
-            budget.check()?;
+            cancel.check()?;
             let l: Vec<Lit> = labels
                 .iter()
                 .enumerate()
@@ -156,7 +157,7 @@ mod tests {
     #[test]
     fn size_is_computed_without_building() {
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        let m = EdgeBoolean.build(&p, &Budget::unlimited()).unwrap();
+        let m = EdgeBoolean.build(&p, &Cancel::never()).unwrap();
         assert_eq!(m.size(), EdgeBoolean.size(&p));
     }
 }

@@ -14,12 +14,13 @@ mod table;
 
 use std::sync::Arc;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use itertools::iproduct;
 use thiserror::Error;
 
 use crate::board::Placement;
+use crate::cancel::{Cancel, Stopped};
 use crate::puzzle::Puzzle;
 
 pub use table::{horizontal_table, vertical_table};
@@ -120,8 +121,8 @@ pub trait Encoding: Sync {
     /// The model's size before it is built, computed without building it
     /// (so a model that would not fit is refused first).
     fn size(&self, puzzle: &Puzzle) -> Size;
-    /// Build the model; `budget` is checked as it goes.
-    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError>;
+    /// Build the model; `cancel` is checked as it goes.
+    fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError>;
     /// How long an enumeration should try the whole model before cutting it
     /// into subproblems. Short by default: one subproblem per first
     /// placement is faster on most boards. Encodings whose presolve does most
@@ -211,34 +212,6 @@ pub struct Size {
 /// keeps a model under about 2 GB.
 pub(crate) const MAX_VALUES: u64 = 20_000_000;
 
-/// Limits checked while a model is built.
-pub struct Budget<'a> {
-    pub deadline: Option<Instant>,
-    /// Whether the user asked to stop (Ctrl-C).
-    pub stopped: &'a (dyn Fn() -> bool + Sync),
-}
-
-impl Budget<'_> {
-    /// No limit.
-    pub(crate) fn unlimited() -> Budget<'static> {
-        Budget {
-            deadline: None,
-            stopped: &|| false,
-        }
-    }
-
-    /// An error if the time is up or a stop was asked for.
-    pub fn check(&self) -> Result<(), BuildError> {
-        if (self.stopped)() {
-            Err(BuildError::Interrupted)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Err(BuildError::TimeLimit)
-        } else {
-            Ok(())
-        }
-    }
-}
-
 /// A model being built. Dropped unfinished (a stop or the time limit while
 /// building), it is freed on a thread of its own: a big board's model is
 /// millions of small allocations (0.17 s to free for a 16x16
@@ -306,11 +279,20 @@ pub enum BuildError {
     },
 }
 
+impl From<Stopped> for BuildError {
+    fn from(why: Stopped) -> BuildError {
+        match why {
+            Stopped::TimeLimit => BuildError::TimeLimit,
+            Stopped::Interrupted => BuildError::Interrupted,
+        }
+    }
+}
+
 /// Check the size of an encoding on a puzzle, then build it.
 pub(crate) fn build(
     encoding: &dyn Encoding,
     puzzle: &Puzzle,
-    budget: &Budget,
+    cancel: &Cancel,
 ) -> Result<Model, BuildError> {
     let size = encoding.size(puzzle);
     let size = Size {
@@ -336,8 +318,8 @@ pub(crate) fn build(
             },
         });
     }
-    budget.check()?;
-    encoding.build(puzzle, budget)
+    cancel.check()?;
+    encoding.build(puzzle, cancel)
 }
 
 /// The integers the rules' domain tables hold (see [`Model::with_cells`]):

@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use itertools::iproduct;
 
-use super::{Budget, BuildError, Building, Constraint, Encoding, Model, Size};
+use super::{BuildError, Building, Constraint, Encoding, Model, Size};
+use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP};
 
 pub(crate) struct Table;
@@ -68,14 +69,14 @@ impl Encoding for Table {
             values: cells + 4 * tuples,
         }
     }
-    fn build(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Model, BuildError> {
+    fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let mut model = Building::new(puzzle);
         model.all_different_tiles();
         let h = Arc::new(horizontal_table(puzzle));
-        budget.check()?;
+        cancel.check()?;
         let v = Arc::new(vertical_table(puzzle));
-        budget.check()?;
+        cancel.check()?;
         for (i, j) in iproduct!(0..rows, 0..cols) {
             let a = model.cell(i, j);
             if j + 1 < cols {
@@ -113,7 +114,7 @@ mod tests {
     #[test]
     fn seed_model_has_the_original_shape() {
         let p = seed();
-        let m = Table.build(&p, &Budget::unlimited()).unwrap();
+        let m = Table.build(&p, &Cancel::never()).unwrap();
         assert_eq!(m.vars.len(), 18);
         assert_eq!(m.vars[0].name, "tile_1_1");
         assert_eq!(m.vars[1].name, "rotation_1_1");

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use super::compact::{Codec, CompactSet};
-use super::{Keep, Progress, SolutionCallback, Stands, StopReason, StopToken};
+use super::{Cancel, Keep, Progress, SolutionCallback, Stands, StopReason};
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{
@@ -148,8 +148,7 @@ pub struct Collector<'p> {
     first: Option<Duration>,
     /// What stops a long expansion (Ctrl-C, the deadline), and why one
     /// was cut short: the counts are then a subset.
-    stop: StopToken,
-    deadline: Option<Instant>,
+    cancel: Cancel,
     pub(super) cut: Option<StopReason>,
 }
 
@@ -177,8 +176,7 @@ impl<'p> Collector<'p> {
             limit: None,
             started: Instant::now(),
             first: None,
-            stop: StopToken::new(),
-            deadline: None,
+            cancel: Cancel::never(),
             cut: None,
         };
         c.set_up(Keep::All, Equivalence::Rotation, None, false);
@@ -214,21 +212,16 @@ impl<'p> Collector<'p> {
     }
 
     /// Expanding a picture class into its labelled boards (which may be
-    /// astronomically many) stops on `stop` or at `deadline`, as the
-    /// search itself does; the run is then incomplete.
-    pub(super) fn stop_on(&mut self, stop: StopToken, deadline: Option<Instant>) {
-        self.stop = stop;
-        self.deadline = deadline;
+    /// astronomically many) stops on the run's `cancel`, as the search
+    /// itself does; the run is then incomplete.
+    pub(super) fn stop_on(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// Whether to stop now (and why, in `cut`).
     fn must_stop(&mut self) -> bool {
         if self.cut.is_none() {
-            if self.stop.is_stopped() {
-                self.cut = Some(StopReason::Interrupted);
-            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.cut = Some(StopReason::TimeLimit);
-            }
+            self.cut = self.cancel.check().err().map(StopReason::from);
         }
         self.cut.is_some()
     }
@@ -469,6 +462,7 @@ impl SolutionCallback for Collector<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::StopToken;
     use std::path::Path;
 
     fn seed() -> (Puzzle, Solution) {
@@ -545,7 +539,7 @@ mod tests {
             let mut c = Collector::new(&p);
             c.set_up(Keep::Count, Equivalence::Rotation, None, true);
             let token = StopToken::new();
-            c.stop_on(token.clone(), deadline.map(|d| Instant::now() + d));
+            c.stop_on(Cancel::new(token.clone(), deadline.map(|d| Instant::now() + d)));
             c.on_solution(s.cells(), Stands::PictureClass);
             if stop {
                 token.stop();
@@ -556,7 +550,7 @@ mod tests {
             assert!(c.counts().raw > 1_000_000_000_000);
             let mut c = Collector::new(&p);
             c.set_up(Keep::Canonical, Equivalence::Rotation, None, true);
-            c.stop_on(token.clone(), deadline.map(|d| Instant::now() + d));
+            c.stop_on(Cancel::new(token.clone(), deadline.map(|d| Instant::now() + d)));
             c.on_solution(s.cells(), Stands::PictureClass);
             assert_eq!(c.cut, Some(why));
             assert!(c.enough());

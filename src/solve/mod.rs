@@ -10,12 +10,12 @@ mod compact;
 mod shard;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use crate::cancel::{Cancel, StopToken, Stopped};
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
@@ -89,22 +89,6 @@ pub struct Progress {
     pub subproblems_done: u64,
     pub subproblems_pending: u64,
     pub solutions: u64,
-}
-
-/// A shared flag that asks a running search to stop (Ctrl-C).
-#[derive(Clone, Debug, Default)]
-pub struct StopToken(Arc<AtomicBool>);
-
-impl StopToken {
-    pub fn new() -> StopToken {
-        StopToken::default()
-    }
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-    pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
 }
 
 /// How an enumeration is cut into independent subproblems.
@@ -185,6 +169,12 @@ impl SolveOptions {
     pub(crate) fn deadline(&self, start: Instant) -> Option<Instant> {
         self.time_limit.map(|t| self.started.unwrap_or(start) + t)
     }
+
+    /// What stops a solve that started at `start`: the caller's token and
+    /// the deadline.
+    pub(crate) fn cancel(&self, start: Instant) -> Cancel {
+        Cancel::new(self.stop.clone(), self.deadline(start))
+    }
 }
 
 /// A command's `--time-limit` shared among the solves (methods, rows,
@@ -231,6 +221,15 @@ pub enum StopReason {
     /// CP-SAT: a solve that could not be cut smaller passed the memory
     /// ceiling (src/engines/cpsat/ceiling.rs).
     MemoryLimit,
+}
+
+impl From<Stopped> for StopReason {
+    fn from(why: Stopped) -> StopReason {
+        match why {
+            Stopped::TimeLimit => StopReason::TimeLimit,
+            Stopped::Interrupted => StopReason::Interrupted,
+        }
+    }
 }
 
 impl std::fmt::Display for StopReason {
@@ -502,7 +501,7 @@ pub(crate) fn run_with(
         options.limit,
         solver.exact_reports(),
     );
-    collector.stop_on(options.stop.clone(), options.deadline(start));
+    collector.stop_on(options.cancel(start));
     let mut run = solver.enumerate(puzzle, options, &mut collector)?;
     if let Some(reason) = collector.cut {
         // An expansion cut short: what the solver found is a subset.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The layers, top first, as docs/architecture.md draws them: a module may
 /// import those before it.
 const LAYERS: &[&str] = &[
-    "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve", "engines",
+    "cancel", "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve", "engines",
     "render", "commands",
 ];
 

@@ -16,7 +16,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod command;
 mod exact;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,7 @@ use thiserror::Error;
 use crate::board::{Score, Solution, VerifyError};
 use crate::engines::cpsat::{BestModel, CpSat};
 use crate::puzzle::Puzzle;
-use crate::solve::{SolveError, StopToken};
+use crate::solve::{Cancel, SolveError, StopToken};
 
 /// How `best` searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -211,26 +211,24 @@ struct Shared<'a> {
     puzzle: &'a Puzzle,
     options: &'a BestOptions,
     started: Instant,
-    deadline: Option<Instant>,
+    /// Ctrl-C and the time limit.
+    cancel: Cancel,
     best_breaks: AtomicUsize,
     board: Mutex<Option<Solution>>,
-    halt: AtomicBool,
-    /// Stops the complete search (a solver of its own, with its own token).
-    exact_stop: StopToken,
+    /// The run's own stop, once its coordinator is done: every worker's,
+    /// the complete search's too.
+    halt: StopToken,
     /// When the last better board came (ms since the start).
     last_gain: AtomicU64,
 }
 
 impl Shared<'_> {
     fn halt_all(&self) {
-        self.halt.store(true, Ordering::SeqCst);
-        self.exact_stop.stop();
+        self.halt.stop();
     }
 
     fn stopped(&self) -> bool {
-        self.halt.load(Ordering::Relaxed)
-            || self.options.stop.is_stopped()
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.halt.is_stopped() || self.cancel.is_stopped()
     }
 
     /// The breaks stop with everything else, and, beside a complete
@@ -267,9 +265,7 @@ impl Plan {
             && exact::within_reach(
                 puzzle,
                 options.seed,
-                shared
-                    .deadline
-                    .map(|d| d.saturating_duration_since(Instant::now())),
+                shared.cancel.remaining(),
                 &options.stop,
             );
         let exact_threads = if complete { backtrackers } else { 0 };
@@ -288,10 +284,8 @@ type Sender = mpsc::Sender<Result<Candidate, BestError>>;
 
 /// The complete search: its first solution, if it finds one; its nodes.
 fn exact_worker(shared: &Shared, threads: usize, tx: Sender) -> u64 {
-    let left = shared
-        .deadline
-        .map(|d| d.saturating_duration_since(Instant::now()));
-    match exact::first_solution(shared.puzzle, left, &shared.exact_stop, threads) {
+    let left = shared.cancel.remaining();
+    match exact::first_solution(shared.puzzle, left, &shared.halt, threads) {
         Ok((found, nodes)) => {
             if let Some(board) = found {
                 let _ = tx.send(Ok(Candidate {
@@ -480,11 +474,10 @@ pub(crate) fn run(
         puzzle,
         options,
         started,
-        deadline: options.time_limit.map(|t| started + t),
+        cancel: Cancel::new(options.stop.clone(), options.time_limit.map(|t| started + t)),
         best_breaks: AtomicUsize::new(best.as_ref().map_or(usize::MAX, |b| joins - b.score)),
         board: Mutex::new(best.as_ref().map(|b| b.board.clone())),
-        halt: AtomicBool::new(false),
-        exact_stop: StopToken::new(),
+        halt: StopToken::new(),
         last_gain: AtomicU64::new(0),
     };
     let solved = best.as_ref().is_some_and(|b| b.score >= joins);

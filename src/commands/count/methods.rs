@@ -11,9 +11,8 @@ pub(super) fn run_method(
     options: &CountOptions,
 ) -> MethodResult {
     let start = Instant::now();
-    let deadline = options.time_limit.map(|d| start + d);
-    let stop = options.stop.clone();
-    let stopped = move || stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d);
+    let cancel = Cancel::new(options.stop.clone(), options.time_limit.map(|d| start + d));
+    let stopped = || cancel.is_stopped();
     let mut r = MethodResult {
         method,
         status: Status::Failed,

@@ -33,7 +33,7 @@ use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, TimeShare,
+    self, Cancel, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, TimeShare,
     UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};

@@ -74,9 +74,11 @@ mod search;
 mod tables;
 mod tree;
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use crate::cancel::{Cancel, Stopped};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
@@ -184,8 +186,8 @@ impl Solver for Backtrack {
             lists: false,
         };
         let t = Tables::new(puzzle, self.order, &options.symmetry, setup);
-        let timed_out = AtomicBool::new(false);
-        let check = checker(options, start, &timed_out);
+        let watch = Watch::new(options, start);
+        let check = || watch.check();
         let stop = AtomicBool::new(check());
         let threads = options.threads.max(1);
         let (per_depth, units) = if stop.load(Ordering::Relaxed) {
@@ -205,7 +207,9 @@ impl Solver for Backtrack {
         let status = if callback.enough() {
             RunStatus::Stopped(StopReason::Limit)
         } else {
-            stopped_by(&stop, &timed_out).map_or(RunStatus::Complete, RunStatus::Stopped)
+            watch
+                .stopped(&stop)
+                .map_or(RunStatus::Complete, RunStatus::Stopped)
         };
         Ok(SolverRun {
             status,
@@ -240,32 +244,43 @@ fn fits(puzzle: &Puzzle) -> Result<(), SolveError> {
     Ok(())
 }
 
-/// What the search asks every `CHECK_EVERY` nodes: whether to stop (the
-/// time limit, counted from `start`, sets `timed_out`; or Ctrl-C).
-fn checker<'a>(
-    options: &'a SolveOptions,
-    start: Instant,
-    timed_out: &'a AtomicBool,
-) -> impl Fn() -> bool + Sync + 'a {
-    let deadline = options.deadline(start);
-    move || {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            timed_out.store(true, Ordering::Relaxed);
-            true
-        } else {
-            options.stop.is_stopped()
-        }
-    }
+/// The run's [`Cancel`] as the search looks at it every `CHECK_EVERY`
+/// nodes (the time limit counted from the solve's start), with why it
+/// first said stop.
+struct Watch {
+    cancel: Cancel,
+    why: OnceLock<Stopped>,
 }
 
-/// Why a search that set `stop` was stopped (`timed_out` set by
-/// [`checker`]: the time limit, else Ctrl-C); `None` if it was not.
-fn stopped_by(stop: &AtomicBool, timed_out: &AtomicBool) -> Option<StopReason> {
-    stop.load(Ordering::Relaxed)
-        .then(|| match timed_out.load(Ordering::Relaxed) {
-            true => StopReason::TimeLimit,
-            false => StopReason::Interrupted,
+impl Watch {
+    fn new(options: &SolveOptions, start: Instant) -> Watch {
+        Watch {
+            cancel: options.cancel(start),
+            why: OnceLock::new(),
+        }
+    }
+
+    /// Whether to stop now.
+    fn check(&self) -> bool {
+        match self.cancel.check() {
+            Ok(()) => false,
+            Err(why) => {
+                let _ = self.why.set(why);
+                true
+            }
+        }
+    }
+
+    /// Why a search that set `stop` was stopped (what [`Watch::check`]
+    /// saw; else the search's own stop, asked by its caller); `None` if it
+    /// was not.
+    fn stopped(&self, stop: &AtomicBool) -> Option<StopReason> {
+        stop.load(Ordering::Relaxed).then(|| {
+            self.why
+                .get()
+                .map_or(StopReason::Interrupted, |&why| why.into())
         })
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
 use super::tables::{MAX_WORDS, Setup, Tables};
-use super::{MAX_TILES, Order, checker, fits, stopped_by};
+use super::{MAX_TILES, Order, Watch, fits};
 
 /// How a probe ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,8 +79,8 @@ pub fn probe(
     let none = Symmetry::none();
     let t = Tables::new(puzzle, order, &none, Setup::turns(false));
     let build_s = start.elapsed().as_secs_f64();
-    let timed_out = AtomicBool::new(false);
-    let check = checker(options, start, &timed_out);
+    let watch = Watch::new(options, start);
+    let check = || watch.check();
     let stop = AtomicBool::new(check());
     let mut found: Option<Vec<u16>> = None;
     let begin = Instant::now();
@@ -104,7 +104,7 @@ pub fn probe(
         }
         Partial::new(puzzle.rows, puzzle.cols, cells)
     });
-    let end = match (&board, stopped_by(&stop, &timed_out)) {
+    let end = match (&board, watch.stopped(&stop)) {
         (Some(_), _) => ProbeEnd::Reached,
         (None, Some(why)) => ProbeEnd::Stopped(why),
         (None, None) => ProbeEnd::Exhausted,

@@ -23,7 +23,7 @@ use crate::symmetry::Symmetry;
 
 use super::search::{State, search};
 use super::tables::{MAX_WORDS, Setup, Tables};
-use super::{Order, checker, fits, stopped_by};
+use super::{Order, Watch, fits};
 
 /// A mean over probes and its standard error.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -123,8 +123,8 @@ pub fn estimate_tree(
     let start = Instant::now();
     let none = Symmetry::none();
     let t = Tables::new(puzzle, order, &none, Setup::turns(false));
-    let timed_out = AtomicBool::new(false);
-    let check = checker(options, start, &timed_out);
+    let watch = Watch::new(options, start);
+    let check = || watch.check();
     let stop = AtomicBool::new(check());
     let mut rng = Rng::new(seed);
     let cells = t.cells;
@@ -178,7 +178,7 @@ pub fn estimate_tree(
     Ok(TreeEstimate {
         order,
         probes: made,
-        stopped: stopped_by(&stop, &timed_out),
+        stopped: watch.stopped(&stop),
         nodes: total.mean(made),
         nodes_per_depth: per_depth.iter().map(|s| s.mean(made).mean).collect(),
         solutions,

@@ -4,7 +4,6 @@
 //! policy's answer (policy.rs) followed.
 
 use std::collections::{HashMap, VecDeque};
-use std::time::Instant;
 
 use crate::solve::{Progress, RunStatus, SolutionCallback, SolverStats, StopReason};
 
@@ -36,12 +35,8 @@ impl Books {
         if self.stop_reason.is_some() {
             return;
         }
-        if run.options.stop.is_stopped() {
-            self.stop_reason = Some(StopReason::Interrupted);
-        } else if run.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stop_reason = Some(StopReason::TimeLimit);
-        }
-        if self.stop_reason.is_some() {
+        if let Err(why) = run.cancel.check() {
+            self.stop_reason = Some(why.into());
             shared.stop_all();
         }
     }
@@ -98,7 +93,7 @@ impl Books {
                 && self.in_flight == 0
                 && ceiling::over(run.limits.memory_ceiling),
             stopping: self.stop_reason.is_some(),
-            has_deadline: run.deadline.is_some(),
+            has_deadline: run.cancel.deadline().is_some(),
         };
         let next = policy::next(&finished, &mut self.slots);
         // Solutions found before a split are real: hand them on now (so a

@@ -18,9 +18,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::model::{Budget, BuildError, Model};
+use crate::cancel::Cancel;
+use crate::model::{BuildError, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     Progress, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split, Stands,
@@ -130,9 +131,9 @@ pub(crate) struct Run<'a> {
     pub options: &'a SolveOptions,
     /// How the enumeration is cut (the solver's `--split`).
     pub split: Split,
-    /// When the whole enumeration must end (the time limit, counted from
-    /// before the model was built).
-    pub deadline: Option<Instant>,
+    /// Ctrl-C and when the whole enumeration must end (the time limit,
+    /// counted from before the model was built).
+    pub cancel: Cancel,
     /// What each solution the model finds stands for.
     pub expansion: Expansion,
     /// The user's constraints for this model, appended to its bytes.
@@ -143,12 +144,7 @@ impl Run<'_> {
     /// The model's constraints encoded for CP-SAT, within the run's time
     /// limit and Ctrl-C.
     pub(super) fn encode_constraints(&self) -> Result<Vec<u8>, BuildError> {
-        let stopped = || self.options.stop.is_stopped();
-        let budget = Budget {
-            deadline: self.deadline,
-            stopped: &stopped,
-        };
-        let mut bytes = super::encode_constraints(&self.model.constraints, &budget)?;
+        let mut bytes = super::encode_constraints(&self.model.constraints, &self.cancel)?;
         if let Some(user) = self.user {
             bytes.extend_from_slice(&user.bytes);
         }
@@ -215,7 +211,6 @@ pub(crate) fn enumerate(
         puzzle,
         model,
         options,
-        deadline,
         ..
     } = *run;
     let constraints = match run.encode_constraints() {
@@ -251,7 +246,7 @@ pub(crate) fn enumerate(
         limits,
         slices: Mutex::new(Slices::new(limits.slice, model.cells.len())),
         stopping: AtomicBool::new(false),
-        deadline,
+        deadline: run.cancel.deadline(),
     };
     let stats = first_stats(initial_depth, threads, unit_stats);
     let mut books = Books {

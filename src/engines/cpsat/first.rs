@@ -13,7 +13,8 @@
 use std::time::Instant;
 
 use crate::board::Solution;
-use crate::model::{BIG, Budget, Constraint, IntVar, Lit};
+use crate::cancel::Cancel;
+use crate::model::{BIG, Constraint, IntVar, Lit};
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
 };
@@ -31,7 +32,6 @@ pub(crate) fn first(
         puzzle,
         model,
         options,
-        deadline,
         expansion,
         ..
     } = *run;
@@ -68,26 +68,22 @@ pub(crate) fn first(
     // CP-SAT's own time limit ends the rounds a little before the run's
     // deadline, so that the last one returns, with its statistics, in time;
     // the deadline itself stops it if it does not.
-    let own_deadline =
-        deadline.map(|d| d - own_limit_margin(d.saturating_duration_since(Instant::now())));
+    let own = run.cancel.until(
+        run.cancel
+            .deadline()
+            .map(|d| d - own_limit_margin(d.saturating_duration_since(Instant::now()))),
+    );
     let round = Round {
         run,
         variables: &variables,
         constraints: &constraints,
         threads,
-        own_deadline,
+        own: &own,
     };
     loop {
-        let reason = if options.stop.is_stopped() {
-            Some(StopReason::Interrupted)
-        } else if own_deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(StopReason::TimeLimit)
-        } else {
-            None
-        };
-        if let Some(r) = reason {
+        if let Err(why) = own.check() {
             return Ok(SolverRun {
-                status: RunStatus::Stopped(r),
+                status: RunStatus::Stopped(why.into()),
                 stats,
             });
         }
@@ -167,8 +163,9 @@ struct Round<'a> {
     variables: &'a [u8],
     constraints: &'a [u8],
     threads: usize,
-    /// CP-SAT's own time limit, a little before the run's deadline.
-    own_deadline: Option<Instant>,
+    /// The run's stop with CP-SAT's own time limit, a little before the
+    /// run's deadline.
+    own: &'a Cancel,
 }
 
 impl Round<'_> {
@@ -178,19 +175,16 @@ impl Round<'_> {
         &self,
         forbidden: &Forbidden,
     ) -> Result<Option<(super::proto::CpSolverResponse, bool)>, SolveError> {
-        let (options, deadline) = (self.run.options, self.run.deadline);
         let mut bytes = Vec::with_capacity(self.variables.len() + self.constraints.len());
         bytes.extend_from_slice(self.variables);
         bytes.extend_from_slice(&super::encode_variables("", &forbidden.vars));
         bytes.extend_from_slice(self.constraints);
-        let extra = super::encode_constraints(&forbidden.constraints, &Budget::unlimited())
+        let extra = super::encode_constraints(&forbidden.constraints, &Cancel::never())
             .expect("no limit");
         bytes.extend_from_slice(&extra);
         let params = SatParameters {
             num_workers: Some(self.threads as i32),
-            max_time_in_seconds: self
-                .own_deadline
-                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            max_time_in_seconds: self.own.remaining().map(|r| r.as_secs_f64()),
             log_search_progress: Some(false),
             catch_sigint_signal: Some(false),
             // Probing pays for itself when every solution is searched, not
@@ -202,7 +196,7 @@ impl Round<'_> {
         let pending = self.run.rt.spawn_solve(bytes, params);
         let watch = Watch::new(self.run.limits.memory_ceiling);
         match pending.wait(
-            || options.stop.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d),
+            || self.run.cancel.is_stopped(),
             || watch.check(),
         ) {
             Waited::Returned(r) => {

@@ -29,7 +29,8 @@ use std::time::Instant;
 
 use prost::Message;
 
-use crate::model::{self, Budget, BuildError, Choice, Constraint, Lit, Model};
+use crate::cancel::Cancel;
+use crate::model::{self, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats, Split,
@@ -122,7 +123,7 @@ impl CpSat {
             symmetry,
             true,
             false,
-            &Budget::unlimited(),
+            &Cancel::never(),
         )?;
         c.append_to(&model.vars, model.constraints.len())
             .map(drop)
@@ -174,9 +175,9 @@ pub(crate) fn model_for(
     symmetry: &Symmetry,
     full_tree: bool,
     pictures: bool,
-    budget: &Budget,
+    cancel: &Cancel,
 ) -> Result<(Model, Expansion), BuildError> {
-    let mut m = model::build(encoding.0, puzzle, budget)?;
+    let mut m = model::build(encoding.0, puzzle, cancel)?;
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
@@ -227,7 +228,7 @@ impl Solver for CpSat {
             symmetry,
             self.searches_full_tree(),
             every_board_takes_pictures(puzzle),
-            &Budget::unlimited(),
+            &Cancel::never(),
         );
         let (m, _) = built.ok()?;
         let mut size = m.size();
@@ -247,19 +248,14 @@ impl Solver for CpSat {
         let start = Instant::now();
         // The run's memory is counted from what the process holds now.
         let run_ceiling = ceiling::for_run(self.limits.memory_ceiling);
-        let deadline = options.deadline(start);
-        let stopped = || options.stop.is_stopped();
-        let budget = Budget {
-            deadline,
-            stopped: &stopped,
-        };
+        let cancel = options.cancel(start);
         let built = model_for(
             puzzle,
             self.encoding,
             &options.symmetry,
             self.searches_full_tree(),
             takes_pictures(puzzle, options),
-            &budget,
+            &cancel,
         );
         let (model, expansion) = match built {
             Ok(m) => m,
@@ -290,15 +286,15 @@ impl Solver for CpSat {
             model: &model,
             options,
             split: self.split,
-            deadline,
+            cancel: cancel.clone(),
             expansion,
             user: user.as_ref(),
         };
         let build_time = start.elapsed().as_secs_f64();
         // A solve an earlier run gave up on may still hold its memory: wait
         // for it (it was asked to stop), within this run's limits.
-        if !pending::settle(|| budget.check().is_err()) {
-            let e = budget.check().err().unwrap_or(BuildError::TimeLimit);
+        if !pending::settle(|| cancel.is_stopped()) {
+            let e = cancel.check().err().map_or(BuildError::TimeLimit, BuildError::from);
             return Ok(stopped_while_building(&e));
         }
         let mut result = if options.limit.is_some() {
@@ -425,23 +421,23 @@ pub(crate) fn to_proto(model: &Model, name: &str) -> CpModelProto {
     }
 }
 
-/// Constraints converted and encoded this many at a time, the budget
+/// Constraints converted and encoded this many at a time, the stop
 /// checked between chunks.
 const ENCODE_CHUNK: usize = 1 << 14;
 
 /// `constraints` as the bytes of a `CpModelProto` holding only them: a
 /// protobuf message's repeated fields concatenate, so these bytes follow
 /// the bytes of the variables to make the whole model. Encoded a chunk at a
-/// time with `budget` checked between chunks (a 16x16 `edge-boolean` model
+/// time with `cancel` checked between chunks (a 16x16 `edge-boolean` model
 /// is 0.4 s of converting and encoding, past a time limit otherwise), and
 /// never a whole `CpModelProto` in memory.
 pub(crate) fn encode_constraints(
     constraints: &[Constraint],
-    budget: &Budget,
+    cancel: &Cancel,
 ) -> Result<Vec<u8>, BuildError> {
     let mut out = Vec::new();
     for chunk in constraints.chunks(ENCODE_CHUNK) {
-        budget.check()?;
+        cancel.check()?;
         let part = CpModelProto {
             constraints: chunk.iter().map(constraint_proto).collect(),
             ..CpModelProto::default()
@@ -476,7 +472,7 @@ pub(crate) fn model_text(
         symmetry,
         full_tree,
         every_board_takes_pictures(puzzle),
-        &Budget::unlimited(),
+        &Cancel::never(),
     )?;
     Ok(text::cp_model(&to_proto(&model, &puzzle.name)))
 }

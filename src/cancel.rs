@@ -1,0 +1,127 @@
+//! The one way to stop a search: a [`Cancel`] holds a [`StopToken`] that
+//! anyone may trigger (Ctrl-C, a coordinator whose workers are done, the
+//! caller of the Python package) and the run's deadline. Every phase of a
+//! run looks at the same value: building a model, a search, the expansion
+//! of its solutions, the waits of a coordinator.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A stop anyone holding a clone may ask for; every clone sees it.
+#[derive(Clone, Debug, Default)]
+pub struct StopToken(Arc<AtomicBool>);
+
+impl StopToken {
+    pub fn new() -> StopToken {
+        StopToken::default()
+    }
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Why a [`Cancel`] says stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The deadline passed.
+    TimeLimit,
+    /// The token was triggered.
+    Interrupted,
+}
+
+/// A token and a deadline: what every phase of a run checks.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel {
+    token: StopToken,
+    deadline: Option<Instant>,
+}
+
+impl Cancel {
+    /// Stop when `token` is triggered or at `deadline` (None: no deadline).
+    pub fn new(token: StopToken, deadline: Option<Instant>) -> Cancel {
+        Cancel { token, deadline }
+    }
+
+    /// Never stops by itself (its own token can still be triggered).
+    pub fn never() -> Cancel {
+        Cancel::default()
+    }
+
+    pub fn token(&self) -> &StopToken {
+        &self.token
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The same token with the earlier of this deadline and `deadline`.
+    pub fn until(&self, deadline: Option<Instant>) -> Cancel {
+        let deadline = match (self.deadline, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Cancel {
+            token: self.token.clone(),
+            deadline,
+        }
+    }
+
+    /// The time left before the deadline (None: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether to stop now, and why: the token first, so a stop asked for
+    /// as the deadline passes reads as asked.
+    pub fn check(&self) -> Result<(), Stopped> {
+        if self.token.is_stopped() {
+            Err(Stopped::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(Stopped::TimeLimit)
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.check().is_err()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_and_the_deadline_each_stop_and_the_token_reads_first() {
+        let c = Cancel::never();
+        assert_eq!(c.check(), Ok(()));
+        let past = Cancel::new(StopToken::new(), Some(Instant::now()));
+        assert_eq!(past.check(), Err(Stopped::TimeLimit));
+        past.token().stop();
+        assert_eq!(past.check(), Err(Stopped::Interrupted));
+        // Clones share the token.
+        let a = Cancel::new(StopToken::new(), None);
+        let b = a.until(None);
+        a.token().stop();
+        assert!(b.is_stopped());
+    }
+
+    #[test]
+    fn until_keeps_the_earlier_deadline() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(60);
+        let c = Cancel::new(StopToken::new(), Some(later));
+        assert_eq!(c.until(Some(now)).deadline(), Some(now));
+        assert_eq!(c.until(None).deadline(), Some(later));
+        assert_eq!(Cancel::never().until(Some(now)).deadline(), Some(now));
+        assert!(c.remaining().unwrap() <= Duration::from_secs(60));
+        assert_eq!(Cancel::never().remaining(), None);
+    }
+}
