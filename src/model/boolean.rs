@@ -208,7 +208,10 @@ mod tests {
         let stopped = Cancel::new(StopToken::new(), None);
         stopped.token().stop();
         let past = Cancel::new(StopToken::new(), Some(Instant::now()));
-        for (cancel, why) in [(stopped, BuildError::Interrupted), (past, BuildError::TimeLimit)] {
+        for (cancel, why) in [
+            (stopped, BuildError::Interrupted),
+            (past, BuildError::TimeLimit),
+        ] {
             let got = placements(&p, &mut Model::with_cells(&p), &cancel).err();
             assert_eq!(got, Some(why.clone()));
             assert_eq!(Boolean.build(&p, &cancel).err(), Some(why));

@@ -539,7 +539,10 @@ mod tests {
             let mut c = Collector::new(&p);
             c.set_up(Keep::Count, Equivalence::Rotation, None, true);
             let token = StopToken::new();
-            c.stop_on(Cancel::new(token.clone(), deadline.map(|d| Instant::now() + d)));
+            c.stop_on(Cancel::new(
+                token.clone(),
+                deadline.map(|d| Instant::now() + d),
+            ));
             c.on_solution(s.cells(), Stands::PictureClass);
             if stop {
                 token.stop();
@@ -550,7 +553,10 @@ mod tests {
             assert!(c.counts().raw > 1_000_000_000_000);
             let mut c = Collector::new(&p);
             c.set_up(Keep::Canonical, Equivalence::Rotation, None, true);
-            c.stop_on(Cancel::new(token.clone(), deadline.map(|d| Instant::now() + d)));
+            c.stop_on(Cancel::new(
+                token.clone(),
+                deadline.map(|d| Instant::now() + d),
+            ));
             c.on_solution(s.cells(), Stands::PictureClass);
             assert_eq!(c.cut, Some(why));
             assert!(c.enough());

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use crate::cancel::{Cancel, StopToken, Stopped};
 use crate::board::{Placement, Solution, VerifyError};
+pub use crate::cancel::{Cancel, StopToken, Stopped};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 /// The layers, top first, as docs/architecture.md draws them: a module may
 /// import those before it.
 const LAYERS: &[&str] = &[
-    "cancel", "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve", "engines",
-    "render", "commands",
+    "cancel", "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve",
+    "engines", "render", "commands",
 ];
 
 /// The folders whose children are siblings: an engine never imports

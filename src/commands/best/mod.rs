@@ -474,7 +474,10 @@ pub(crate) fn run(
         puzzle,
         options,
         started,
-        cancel: Cancel::new(options.stop.clone(), options.time_limit.map(|t| started + t)),
+        cancel: Cancel::new(
+            options.stop.clone(),
+            options.time_limit.map(|t| started + t),
+        ),
         best_breaks: AtomicUsize::new(best.as_ref().map_or(usize::MAX, |b| joins - b.score)),
         board: Mutex::new(best.as_ref().map(|b| b.board.clone())),
         halt: StopToken::new(),

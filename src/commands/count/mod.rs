@@ -33,8 +33,8 @@ use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Cancel, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, TimeShare,
-    UnitCounts,
+    self, Cancel, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken,
+    TimeShare, UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 

@@ -179,8 +179,8 @@ impl Round<'_> {
         bytes.extend_from_slice(self.variables);
         bytes.extend_from_slice(&super::encode_variables("", &forbidden.vars));
         bytes.extend_from_slice(self.constraints);
-        let extra = super::encode_constraints(&forbidden.constraints, &Cancel::never())
-            .expect("no limit");
+        let extra =
+            super::encode_constraints(&forbidden.constraints, &Cancel::never()).expect("no limit");
         bytes.extend_from_slice(&extra);
         let params = SatParameters {
             num_workers: Some(self.threads as i32),
@@ -195,10 +195,7 @@ impl Round<'_> {
         };
         let pending = self.run.rt.spawn_solve(bytes, params);
         let watch = Watch::new(self.run.limits.memory_ceiling);
-        match pending.wait(
-            || self.run.cancel.is_stopped(),
-            || watch.check(),
-        ) {
+        match pending.wait(|| self.run.cancel.is_stopped(), || watch.check()) {
             Waited::Returned(r) => {
                 let response = r.map_err(|e| SolveError::Runtime(Box::new(e)))?;
                 Ok(Some((response, watch.passed())))

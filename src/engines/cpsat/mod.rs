@@ -294,7 +294,10 @@ impl Solver for CpSat {
         // A solve an earlier run gave up on may still hold its memory: wait
         // for it (it was asked to stop), within this run's limits.
         if !pending::settle(|| cancel.is_stopped()) {
-            let e = cancel.check().err().map_or(BuildError::TimeLimit, BuildError::from);
+            let e = cancel
+                .check()
+                .err()
+                .map_or(BuildError::TimeLimit, BuildError::from);
             return Ok(stopped_while_building(&e));
         }
         let mut result = if options.limit.is_some() {
