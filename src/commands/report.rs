@@ -44,7 +44,7 @@ impl Run {
             // Every table, CSV and JSON row says so where the symmetry is
             // not proven to keep every class.
             symmetry: match r.symmetry_proven {
-                true => r.symmetry.clone(),
+                true => r.symmetry.name(),
                 false => format!("{} (unproven)", r.symmetry),
             },
             equivalence: r.equivalence.name().to_string(),
@@ -132,13 +132,14 @@ mod tests {
     use crate::board::Placement;
     use crate::solve::{Counts, Keep, Outcome, SolverStats};
     use crate::symmetry::Equivalence;
+    use crate::symmetry::Symmetry;
 
     fn result(solver: Engine, sols: Vec<Solution>) -> SolveResult {
         SolveResult {
             solver,
             solver_version: "x".into(),
             model: "m".into(),
-            symmetry: "none".into(),
+            symmetry: Symmetry::none(),
             symmetry_proven: true,
             equivalence: Equivalence::Rotation,
             outcome: Outcome::Complete,

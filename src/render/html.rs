@@ -52,7 +52,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
         solver = res.solver,
         version = escape(&res.solver_version),
         model = escape(&res.model),
-        symmetry = escape(&res.symmetry),
+        symmetry = escape(&res.symmetry.name()),
         complete = escape(&r.completeness()),
         raw = res.counts.raw,
         classes = res.counts.classes,

@@ -437,7 +437,7 @@ pub struct SolveResult {
     pub solver_version: String,
     pub model: String,
     /// The symmetry breaking used, e.g. `lex,tiles`.
-    pub symmetry: String,
+    pub symmetry: Symmetry,
     /// Whether `symmetry` is proven to keep a member of every class under
     /// `equivalence` (if not, a complete run's counts may be too low).
     pub symmetry_proven: bool,
@@ -535,7 +535,7 @@ pub(crate) fn run_with(
         solver: solver.engine(),
         solver_version: solver.version(),
         model: solver.model_name(),
-        symmetry: options.symmetry.name(),
+        symmetry: options.symmetry.clone(),
         symmetry_proven: options.symmetry.keeps(options.equivalence).is_proven(),
         equivalence: options.equivalence,
         outcome,

@@ -221,6 +221,12 @@ impl fmt::Debug for Symmetry {
     }
 }
 
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
 impl PartialEq for Symmetry {
     fn eq(&self, other: &Self) -> bool {
         self.name() == other.name()

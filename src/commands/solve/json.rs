@@ -54,7 +54,7 @@ struct Json<'a> {
     solver: Engine,
     solver_version: &'a str,
     model: &'a str,
-    symmetry: &'a str,
+    symmetry: String,
     /// Present (false) only where the symmetry is not proven to keep a
     /// member of every class: the counts may then be too low.
     #[serde(skip_serializing_if = "is_true")]
@@ -153,7 +153,7 @@ fn object<'a>(
         solver: res.solver,
         solver_version: &res.solver_version,
         model: &res.model,
-        symmetry: &res.symmetry,
+        symmetry: res.symmetry.name(),
         symmetry_proven: res.symmetry_proven,
         equivalence: res.equivalence.name(),
         complete: res.outcome.is_complete(),

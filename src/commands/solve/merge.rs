@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::board::Solution;
 use crate::commands::shards::{Identity, MergeError, claim};
 use crate::solve::{Counts, Engine, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
-use crate::symmetry::Equivalence;
+use crate::symmetry::{Equivalence, Symmetry};
 
 /// A report without `symmetry_proven` ran a proven symmetry.
 fn proven() -> bool {
@@ -40,7 +40,8 @@ struct ShardReport {
     solver: Engine,
     solver_version: String,
     model: String,
-    symmetry: String,
+    #[serde(deserialize_with = "symmetry_named")]
+    symmetry: Symmetry,
     /// Absent where the symmetry is proven.
     #[serde(default = "proven")]
     symmetry_proven: bool,
@@ -83,6 +84,12 @@ pub(crate) struct SolveMerged {
     pub missing: Vec<usize>,
     /// Shards that stopped early.
     pub incomplete: Vec<usize>,
+}
+
+/// A symmetry by its name, as a report writes it.
+fn symmetry_named<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Symmetry, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map_err(serde::de::Error::custom)
 }
 
 fn read(path: &Path) -> Result<(Format, Input), MergeError> {
