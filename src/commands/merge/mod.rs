@@ -12,7 +12,8 @@ use crate::commands::count::CountReport;
 
 pub(crate) use crate::commands::bench::merge::BenchMerged;
 pub(crate) use crate::commands::shards::MergeError;
-pub(crate) use crate::commands::solve::merge::{Format, SolveMerged};
+pub(crate) use crate::commands::solve::json::Format;
+pub(crate) use crate::commands::solve::merge::SolveMerged;
 
 /// What the shards merged into.
 pub(crate) enum Merged {

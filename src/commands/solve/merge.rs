@@ -8,66 +8,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
-
+use super::json::{Format, Input, read};
 use crate::board::Solution;
 use crate::commands::shards::{Identity, MergeError, claim};
-use crate::solve::{Counts, Engine, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
-use crate::symmetry::{Equivalence, Symmetry};
-
-/// A report without `symmetry_proven` ran a proven symmetry.
-fn proven() -> bool {
-    true
-}
-
-/// How the shards were written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
-    Json,
-    Jsonl,
-}
-
-/// One shard's report, as `solve --shard --format json` writes it (the
-/// summary line of JSON Lines has the same keys, less the solutions).
-#[derive(Debug, Deserialize)]
-struct ShardReport {
-    puzzle: String,
-    title: Option<String>,
-    board: usize,
-    #[serde(flatten)]
-    facts: crate::puzzle::Facts,
-    tiles: usize,
-    solver: Engine,
-    solver_version: String,
-    model: String,
-    #[serde(deserialize_with = "symmetry_named")]
-    symmetry: Symmetry,
-    /// Absent where the symmetry is proven.
-    #[serde(default = "proven")]
-    symmetry_proven: bool,
-    equivalence: String,
-    outcome: String,
-    stopped_by: Option<StopReason>,
-    error: Option<String>,
-    raw_count: u128,
-    classes_count: u128,
-    pictures_count: u128,
-    solutions: Option<Vec<Solution>>,
-    raw_solutions: Option<Vec<Solution>>,
-    wall_time_s: f64,
-    time_to_first_s: Option<f64>,
-    solver_stats: SolverStats,
-    shard: Option<Meta>,
-}
-
-/// One shard output read from a file.
-struct Input {
-    path: PathBuf,
-    report: ShardReport,
-    meta: Meta,
-    /// JSON Lines: the streamed solutions.
-    streamed: Vec<Solution>,
-}
+use crate::solve::{Counts, Keep, Outcome, SolveResult, SolverStats, StopReason};
+use crate::symmetry::Equivalence;
 
 /// The merged report of a sharded solve and how to print it.
 pub(crate) struct SolveMerged {
@@ -84,101 +29,6 @@ pub(crate) struct SolveMerged {
     pub missing: Vec<usize>,
     /// Shards that stopped early.
     pub incomplete: Vec<usize>,
-}
-
-/// A symmetry by its name, as a report writes it.
-fn symmetry_named<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Symmetry, D::Error> {
-    let name = String::deserialize(d)?;
-    name.parse().map_err(serde::de::Error::custom)
-}
-
-fn read(path: &Path) -> Result<(Format, Input), MergeError> {
-    let err = |message: String| MergeError::File {
-        path: path.to_path_buf(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    // JSON Lines: the first line is an object with a "type".
-    let lines = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .is_some_and(|v| v.get("type").is_some());
-    let (format, report, streamed) = if !lines {
-        let r: ShardReport = serde_json::from_str(&text)
-            .map_err(|e| err(format!("not a JSON report of scramble solve: {e}")))?;
-        (Format::Json, r, Vec::new())
-    } else {
-        #[derive(Deserialize)]
-        struct Line {
-            #[serde(rename = "type")]
-            kind: String,
-            solution: Option<Solution>,
-        }
-        let mut streamed = Vec::new();
-        let mut summary = None;
-        for (k, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let at = |e: serde_json::Error| err(format!("line {}: {e}", k + 1));
-            let l: Line = serde_json::from_str(line).map_err(at)?;
-            match (l.kind.as_str(), l.solution) {
-                ("solution", Some(s)) => streamed.push(s),
-                ("summary", _) => summary = Some(serde_json::from_str(line).map_err(at)?),
-                (kind, _) => {
-                    return Err(err(format!(
-                        "line {}: a {kind:?} line is not scramble solve's JSON Lines",
-                        k + 1
-                    )));
-                }
-            }
-        }
-        let summary = summary.ok_or_else(|| {
-            err("no summary line: the shard did not finish writing (run it again)".into())
-        })?;
-        (Format::Jsonl, summary, streamed)
-    };
-    let meta = report.shard.clone().ok_or_else(|| {
-        err("not the output of a shard (scramble solve --shard I/N --format json)".into())
-    })?;
-    if meta.format != Meta::FORMAT {
-        return Err(err(format!(
-            "shard format {:?}, expected {:?}",
-            meta.format,
-            Meta::FORMAT
-        )));
-    }
-    // Boards are read as squares; each takes the board's shape.
-    let shape = report.facts.shape();
-    let mut report = report;
-    let mut streamed = streamed;
-    for list in [&mut report.solutions, &mut report.raw_solutions]
-        .into_iter()
-        .flatten()
-        .chain(Some(&mut streamed))
-    {
-        for s in list.iter_mut() {
-            *s = s.clone().reshaped(shape).ok_or_else(|| {
-                err(format!(
-                    "a solution of {} cells on a {}x{} board",
-                    s.cells().len(),
-                    shape.rows,
-                    shape.cols
-                ))
-            })?;
-        }
-    }
-    Ok((
-        format,
-        Input {
-            path: path.to_path_buf(),
-            report,
-            meta,
-            streamed,
-        },
-    ))
 }
 
 /// Merge the outputs of a sharded solve.
