@@ -354,7 +354,9 @@ mod tests {
 
     #[test]
     fn the_lists_visit_what_the_bitsets_visit() {
-        let (mut boards, mut masked) = (0, 0);
+        // Tiles of these unframed boards lie in more than four lists: no
+        // masks (masks.rs checks them on framed family boards).
+        let mut boards = 0;
         for seed in 1..=4 {
             for n in 2..=4 {
                 let (p, _) = plant(
@@ -379,22 +381,15 @@ mod tests {
                         for sym in &rules {
                             let bits = Tables::new(&p, order, sym, Setup::turns(reduce));
                             assert!(bits.lists.is_none(), "one-word boards use bitsets");
-                            let with_lists = || {
-                                let setup = Setup {
-                                    lists: true,
-                                    ..Setup::turns(reduce)
-                                };
-                                Tables::new(&p, order, sym, setup)
+                            let setup = Setup {
+                                lists: true,
+                                ..Setup::turns(reduce)
                             };
-                            let lists = with_lists();
-                            // The same lists walked without their masks.
-                            let mut plain = with_lists();
-                            let masks = plain.lists.as_mut().and_then(|l| l.masks.take());
-                            masked += masks.is_some() as usize;
+                            let lists = Tables::new(&p, order, sym, setup);
+                            assert!(lists.lists.as_ref().is_some_and(|l| l.masks.is_none()));
                             let (a, b) = (walk(&bits), walk(&lists));
                             let what = format!("seed {seed}, {n}x{n}, {order}, {}", sym.name());
                             assert_eq!(a, b, "{what}, reduce {reduce}");
-                            assert_eq!(a, walk(&plain), "{what}, reduce {reduce}, no masks");
                             boards += a.0.len();
                         }
                     }
@@ -402,7 +397,6 @@ mod tests {
             }
         }
         assert!(boards > 1000, "{boards} boards");
-        assert!(masked > 100, "{masked} searches with masks");
     }
 
     #[test]

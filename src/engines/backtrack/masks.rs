@@ -12,8 +12,9 @@
 //! Every list must hold at most 64 entries, but for the one that both
 //! missing neighbours key (the first depth's): a step at the search's
 //! start walks it entry by entry, as the list loop does. Puzzles past the
-//! tables' fixed sizes ([`MAX_LISTS`] lists, [`MAX_ENTRIES`] entries, a
-//! tile in at most [`MAX_MEMBERS`] lists) keep the list loop.
+//! tables' fixed sizes ([`MAX_LISTS`] lists, [`MAX_ENTRIES`] entries) keep
+//! the list loop, and so do those where a tile lies in more than four
+//! lists: no masks are built there.
 //!
 //! The masks are walked only where each tile lies in at most four lists
 //! (Eternity II, the 8x8 sets), by the leaner walk of lean.rs.
@@ -104,9 +105,6 @@ pub(super) fn entry(m: &Masks, at: u32) -> Entry {
 /// masked to it needs no bounds check.
 const MAX_LISTS: usize = 1 << 13;
 
-/// The most lists one tile's entries may lie in (else the list loop runs).
-const MAX_MEMBERS: usize = 16;
-
 /// The masks of every list, as the walk changes them.
 pub(super) type Avail = [u64; MAX_LISTS];
 
@@ -168,7 +166,9 @@ impl Masks {
             .max(1)
             .div_ceil(4)
             * 4;
-        if stride > MAX_MEMBERS {
+        // Walked only four members to a tile (lean.rs): past that the list
+        // loop is faster (docs/log.md), so no masks are built.
+        if stride > 4 {
             return None;
         }
         let spare = Member {
