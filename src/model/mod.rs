@@ -1,5 +1,5 @@
 //! The CP model of a puzzle, in solver-neutral terms, and the CP
-//! formulations (encodings) that build it: one file each, listed in [`ALL`].
+//! formulations (encodings) that build it: one file each, listed in [`Choice`].
 //!
 //! Every encoding keeps a tile and a rotation variable per cell
 //! ([`Model::cells`]), whatever else it adds, so symmetry-breaking
@@ -112,7 +112,7 @@ pub(crate) fn intervals(values: &[i64]) -> Vec<(i64, i64)> {
 
 /// A CP formulation of a puzzle: how the [`Model`] is built.
 ///
-/// Adding one is adding a file here and a line in [`ALL`].
+/// Adding one is adding a file here and a variant of [`Choice`].
 pub trait Encoding: Sync {
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
@@ -139,31 +139,41 @@ pub trait Encoding: Sync {
     }
 }
 
-/// Every encoding, in the order reports list them.
-pub static ALL: &[&dyn Encoding] = &[
-    &table::Table,
-    &edge::Edge,
-    &boolean::Boolean,
-    &edge_boolean::EdgeBoolean,
-];
-
-/// The encoding used when none is asked for: the fastest measured on the
-/// corpus at one thread (docs/benchmarks.md).
+/// The name of the default [`Choice`], for the command line's defaults.
 pub(crate) const DEFAULT: &str = "edge";
 
-/// An encoding chosen by name (`--model`).
-#[derive(Clone, Copy)]
-pub struct Choice(pub &'static dyn Encoding);
-
-impl Choice {
-    pub fn name(self) -> &'static str {
-        self.0.name()
-    }
+/// An encoding (`--model`), by name on the command line. The default is
+/// the fastest measured on the corpus at one thread (docs/benchmarks.md).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Choice {
+    Table,
+    #[default]
+    Edge,
+    Boolean,
+    EdgeBoolean,
 }
 
-impl Default for Choice {
-    fn default() -> Self {
-        DEFAULT.parse().expect("the default encoding exists")
+impl Choice {
+    /// Every encoding, in the order reports list them.
+    pub const ALL: [Choice; 4] = [
+        Choice::Table,
+        Choice::Edge,
+        Choice::Boolean,
+        Choice::EdgeBoolean,
+    ];
+
+    /// What builds it.
+    pub fn encoding(self) -> &'static dyn Encoding {
+        match self {
+            Choice::Table => &table::Table,
+            Choice::Edge => &edge::Edge,
+            Choice::Boolean => &boolean::Boolean,
+            Choice::EdgeBoolean => &edge_boolean::EdgeBoolean,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.encoding().name()
     }
 }
 
@@ -173,20 +183,14 @@ impl std::fmt::Debug for Choice {
     }
 }
 
-impl PartialEq for Choice {
-    fn eq(&self, other: &Self) -> bool {
-        self.name() == other.name()
-    }
-}
-
 impl std::str::FromStr for Choice {
     type Err = String;
     fn from_str(s: &str) -> Result<Choice, String> {
-        ALL.iter()
-            .find(|e| e.name() == s)
-            .map(|&e| Choice(e))
+        Choice::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
             .ok_or_else(|| {
-                let known: Vec<&str> = ALL.iter().map(|e| e.name()).collect();
+                let known: Vec<&str> = Choice::ALL.iter().map(|c| c.name()).collect();
                 format!("unknown model {s:?}: expected one of {}", known.join(", "))
             })
     }
@@ -300,8 +304,9 @@ pub(crate) fn build(
         ..size
     };
     if size.values > MAX_VALUES {
-        let lighter: Vec<String> = ALL
+        let lighter: Vec<String> = Choice::ALL
             .iter()
+            .map(|c| c.encoding())
             .filter(|e| e.name() != encoding.name() && e.size(puzzle).values <= MAX_VALUES)
             .map(|e| format!("--model {}", e.name()))
             .collect();
@@ -485,6 +490,18 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_choice_is_parsed_back_from_its_name_and_edge_is_the_default() {
+        for c in Choice::ALL {
+            assert_eq!(c.name().parse::<Choice>(), Ok(c));
+        }
+        assert_eq!(Choice::default().name(), DEFAULT);
+        let names: Vec<&str> = Choice::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names, ["table", "edge", "boolean", "edge-boolean"]);
+        let e = "tables".parse::<Choice>().unwrap_err();
+        assert!(e.contains("expected one of table, edge"), "{e}");
+    }
 
     #[test]
     fn intervals_compress_runs() {

@@ -10,7 +10,7 @@ use scramble::commands::count::{self, CountOptions, Method};
 use scramble::engines::backtrack::{Backtrack, Order};
 use scramble::engines::cpsat::CpSat;
 use scramble::generate::{FamilyOptions, Rng, plant_family};
-use scramble::model::{ALL, Choice};
+use scramble::model::Choice;
 use scramble::puzzle::{Group, Puzzle, Turning};
 use scramble::solve::{self, Outcome, SolveOptions, SolveResult};
 use scramble::symmetry::pictures_are_labels;
@@ -118,8 +118,8 @@ proptest! {
             return Ok(());
         }
         let base = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
-        for &e in ALL {
-            let cp = CpSat::new().expect("CP-SAT runtime").with_model(Choice(e));
+        for e in Choice::ALL {
+            let cp = CpSat::new().expect("CP-SAT runtime").with_model(e);
             let r = solve::run(&cp, &p, &SolveOptions::default()).unwrap();
             prop_assert_eq!(&r.outcome, &Outcome::Complete);
             prop_assert_eq!(summary(&r), summary(&base), "{} {:?}", e.name(), o);

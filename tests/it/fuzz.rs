@@ -192,8 +192,8 @@ fn grammar(rng: &mut Rng) -> Vec<u8> {
 
 /// What the subcommands do with a loaded puzzle, cheaply.
 fn exercise(p: &Puzzle) {
-    for m in scramble::model::ALL {
-        let _ = m.size(p);
+    for m in scramble::model::Choice::ALL {
+        let _ = m.encoding().size(p);
     }
     for name in ["center", "corner", "lex", "anchor", "picture-lex", "tiles"] {
         let s: Symmetry = name.parse().expect("a formulation");

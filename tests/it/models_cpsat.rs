@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use scramble::engines::backtrack::Backtrack;
 use scramble::engines::cpsat::CpSat;
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates};
-use scramble::model::{ALL, Choice};
+use scramble::model::Choice;
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Outcome, SolveOptions};
 use scramble::symmetry::Equivalence;
@@ -28,7 +28,7 @@ const SUBSET: [&str; 6] = [
 ];
 
 fn models() -> Vec<Choice> {
-    ALL.iter().map(|&e| Choice(e)).collect()
+    Choice::ALL.to_vec()
 }
 
 fn cp(model: Choice) -> CpSat {

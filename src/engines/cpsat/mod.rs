@@ -177,7 +177,7 @@ pub(crate) fn model_for(
     pictures: bool,
     cancel: &Cancel,
 ) -> Result<(Model, Expansion), BuildError> {
-    let mut m = model::build(encoding.0, puzzle, cancel)?;
+    let mut m = model::build(encoding.encoding(), puzzle, cancel)?;
     symmetry.add(puzzle, &mut m);
     let expansion = if !symmetry.is_none() || full_tree {
         Expansion::None
@@ -271,9 +271,9 @@ impl Solver for CpSat {
         };
         let mut limits = self.limits;
         if limits.whole_slice == enumerate::WHOLE_SLICE {
-            limits.whole_slice = self.encoding.0.whole_model_slice();
+            limits.whole_slice = self.encoding.encoding().whole_model_slice();
         }
-        if !self.encoding.0.start_in_ranges() {
+        if !self.encoding.encoding().start_in_ranges() {
             limits.eager_cells = usize::MAX;
         }
         // From here on the ceiling is a resident size: what the process
