@@ -26,11 +26,6 @@ struct Frame {
     tile: u32,
 }
 
-/// Whether the lean walk can run: every tile in at most four lists.
-pub(super) fn fits(m: &Masks) -> bool {
-    m.quads.is_some()
-}
-
 /// The candidates of `r` (bits of the list from `b`) that pass the checks
 /// of `depth` past the key lists (few depths have any: the corners under
 /// the turn reduction, hinted neighbours).
@@ -57,8 +52,9 @@ fn checked(
     pass
 }
 
-/// The walk of the masks over the depths `start..limit` (see
-/// [`fits`]), the masks in `avail` holding the board.
+/// The walk of the masks over the depths `start..limit` (masks are built
+/// only where each tile lies in at most four lists), the masks in `avail`
+/// holding the board.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk<const W: usize>(
     t: &Tables<'_>,
@@ -114,7 +110,7 @@ fn run(
 ) -> bool {
     const M: usize = MAX_TILES - 1;
     let (start, limit) = (depths.start, depths.end);
-    let q = m.quads.as_deref().expect("fits");
+    let q = &*m.quads;
     // The depths below the current one: what their walk resumes with.
     let mut below = [Frame::default(); MAX_TILES];
     let mut cell = [0u16; MAX_TILES];
@@ -263,10 +259,9 @@ mod tests {
                 for reduce in [false, true] {
                     let lean = Tables::new(&p, order, &none, Setup::turns(reduce));
                     let mut walked = Tables::new(&p, order, &none, Setup::turns(reduce));
-                    let m = walked.lists.as_mut().and_then(|l| l.masks.as_mut());
-                    let m = m.expect("masks");
-                    assert!(fits(m));
-                    m.quads = None;
+                    // The same lists walked by the list loop.
+                    let l = walked.lists.as_mut().expect("lists");
+                    assert!(l.masks.take().is_some(), "masks");
                     for depth in [lean.cells / 2, lean.cells] {
                         for stop in [1, 5] {
                             let a = stopped(&lean, depth, stop);

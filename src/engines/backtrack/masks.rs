@@ -43,20 +43,18 @@ pub(super) struct Masks {
     /// Per list: the bits of all its entries (0 for a long list); past the
     /// lists, a spare word that the padding members point at.
     full: Box<Avail>,
-    /// Per tile: `stride` members, a multiple of four (padded with the
-    /// spare word).
-    members: Vec<Member>,
-    stride: usize,
+    /// How many tiles the puzzle has.
+    tiles: usize,
     /// The lists' starts and entries (copies of `Lists::starts` and
     /// `Lists::entries` in tables of a fixed size, read without bounds
     /// checks; walking the lists' own vectors instead measured about 5%
     /// slower on 8x8-a).
     pub(super) starts: Box<[u32; MAX_LISTS]>,
     entries: Box<[Entry; MAX_ENTRIES]>,
-    /// The members again, four per tile, where no tile lies in more
-    /// lists (for the lean walk, lean.rs): a table of a fixed size, read
-    /// without bounds checks, as `starts` and `entries` are.
-    pub(super) quads: Option<Box<Quads>>,
+    /// Per tile, the lists it lies in and its bits there, four per tile
+    /// (padded with the spare word): a table of a fixed size, read without
+    /// bounds checks, as `starts` and `entries` are.
+    pub(super) quads: Box<Quads>,
 }
 
 /// Four members per tile (padded with the spare word).
@@ -118,7 +116,7 @@ impl Masks {
     /// The masks of `starts`/`entries` (lists of `span * span` per key
     /// table, the wildcard code last), or none when a list other than the
     /// both-wildcard one holds more than 64 entries, a step past the first
-    /// has no placed neighbour, or a tile lies in too many lists.
+    /// has no placed neighbour, or a tile lies in more than four lists.
     pub(super) fn new(
         starts: &[u32],
         entries: &[Entry],
@@ -158,41 +156,22 @@ impl Masks {
                 }
             }
         }
-        let stride = per
-            .iter()
-            .map(Vec::len)
-            .max()
-            .unwrap_or(0)
-            .max(1)
-            .div_ceil(4)
-            * 4;
         // Walked only four members to a tile (lean.rs): past that the list
         // loop is faster (docs/log.md), so no masks are built.
-        if stride > 4 {
+        if per.iter().any(|m| m.len() > 4) {
             return None;
         }
         let spare = Member {
             list: n as u32,
             bits: 0,
         };
-        let quads = (stride == 4).then(|| {
-            let mut q = Box::new(Quads([[spare; 4]; MAX_TILES]));
-            for (tile, m) in per.iter().enumerate() {
-                q.0[tile][..m.len()].copy_from_slice(m);
-            }
-            q
-        });
-        let members = per
-            .into_iter()
-            .flat_map(|mut m| {
-                m.resize(stride, spare);
-                m
-            })
-            .collect();
+        let mut quads = Box::new(Quads([[spare; 4]; MAX_TILES]));
+        for (tile, m) in per.iter().enumerate() {
+            quads.0[tile][..m.len()].copy_from_slice(m);
+        }
         Some(Masks {
             full,
-            members,
-            stride,
+            tiles,
             starts: {
                 let mut a = Box::new([0; MAX_LISTS]);
                 a[..n].copy_from_slice(&starts[..n]);
@@ -207,38 +186,17 @@ impl Masks {
         })
     }
 
-    /// Clear (take) or set (give back) the bits of `tile`: its members,
-    /// four at a time.
-    #[inline(always)]
-    fn take(&self, avail: &mut Avail, tile: usize) {
-        for ms in self.members[tile * self.stride..][..self.stride].chunks_exact(4) {
-            for m in ms {
-                avail[slot(m.list as usize)] &= !m.bits;
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn give(&self, avail: &mut Avail, tile: usize) {
-        for ms in self.members[tile * self.stride..][..self.stride].chunks_exact(4) {
-            for m in ms {
-                avail[slot(m.list as usize)] |= m.bits;
-            }
-        }
-    }
-
     /// The masks with the tiles of `used` (orientation bits, a tile's four
     /// together) taken.
     fn start<const W: usize>(&self, used: &[u64; W]) -> Box<Avail> {
         let mut avail = self.full.clone();
-        let tiles = self.members.len() / self.stride;
         for (w, &word) in used.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let o = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if o.is_multiple_of(4) && o / 4 < tiles {
-                    self.take(&mut avail, o / 4);
+                if o.is_multiple_of(4) && o / 4 < self.tiles {
+                    self.quads.take(&mut avail, o / 4);
                 }
             }
         }
@@ -281,9 +239,9 @@ pub(super) fn search<const W: usize>(
             if start + 1 == limit {
                 go = emit(&st.placed);
             } else {
-                m.take(&mut avail, o / 4);
+                m.quads.take(&mut avail, o / 4);
                 go = lean::walk(t, l, m, st, &mut avail, start + 1, limit, emit);
-                m.give(&mut avail, o / 4);
+                m.quads.give(&mut avail, o / 4);
             }
             if !go {
                 break;
@@ -292,7 +250,6 @@ pub(super) fn search<const W: usize>(
         st.nodes[start] += nodes;
         return go;
     }
-    // The caller (search.rs) runs the masks only where the lean walk fits.
     lean::walk(t, l, m, st, &mut avail, start, limit, emit)
 }
 
@@ -306,8 +263,8 @@ mod tests {
     use crate::puzzle::{Puzzle, Turning};
     use crate::symmetry::Symmetry;
 
-    /// The search with the masks (the lean walk where it fits, lean.rs;
-    /// else the list loop) and with the same lists without masks: the same
+    /// The search with the masks (the lean walk, lean.rs, where they are
+    /// built; else the list loop) and with the same lists without masks: the same
     /// boards in the same order and the same nodes per depth. Returns the
     /// number of boards and whether the lean walk ran.
     fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> (usize, bool) {
@@ -318,7 +275,7 @@ mod tests {
             .lists
             .as_ref()
             .expect("a row order on a large board has lists");
-        let lean = lists.masks.as_ref().is_some_and(lean::fits);
+        let lean = lists.masks.is_some();
         plain.lists.as_mut().expect("lists").masks = None;
         assert_eq!(masked.words, 2, "boards of 17 to 32 tiles");
         let a = walk_tree::<2>(&masked, 3);
@@ -350,7 +307,7 @@ mod tests {
                     let t = Tables::new(&p, order, &none, Setup::turns(reduce));
                     let m = t.lists.as_ref().and_then(|l| l.masks.as_ref());
                     let lean = n == 6 || !reduce;
-                    assert_eq!(m.is_some_and(lean::fits), lean, "{n}x{n} {order} {reduce}");
+                    assert_eq!(m.is_some(), lean, "{n}x{n} {order} {reduce}");
                 }
             }
         }

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
 use super::lists;
+use super::masks;
 use super::tables::{NO_COPY, Tables};
-use super::{lean, masks};
 
 /// How many nodes (descents in the list search) pass between two looks at
 /// the clock and the stop flag.
@@ -205,13 +205,13 @@ pub(super) fn search<const W: usize>(
         return emit(&st.placed);
     }
     if let Some(l) = &t.lists {
-        // The masks' walk only where its lean form runs (each tile in at
-        // most four lists: Eternity II, the 8x8 sets); elsewhere it searched
-        // at half the list loop's rate: 79 against 152 M nodes/s on a
-        // planted 7x7 with 14 motifs (docs/log.md).
+        // Masks exist only where each tile lies in at most four lists
+        // (Eternity II, the 8x8 sets; masks.rs): elsewhere a walk of masks
+        // searched at half the list loop's rate, 79 against 152 M nodes/s
+        // on a planted 7x7 with 14 motifs (docs/log.md).
         return match &l.masks {
-            Some(m) if lean::fits(m) => masks::search(t, l, m, st, start, limit, emit),
-            _ => lists::search(t, l, st, start, limit, emit),
+            Some(m) => masks::search(t, l, m, st, start, limit, emit),
+            None => lists::search(t, l, st, start, limit, emit),
         };
     }
     if W > 1 || t.kinds {
