@@ -47,6 +47,7 @@ use thiserror::Error;
 use crate::commands::solve::folder::FolderError;
 use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::engines::cpsat::{self, CpSat, RuntimeError};
+use crate::engines::sat::{Encoding as SatEncoding, Sat};
 use crate::model::Choice;
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::images::{ImageError, TileImages};

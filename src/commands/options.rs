@@ -48,6 +48,48 @@ impl BacktrackArgs {
     }
 }
 
+/// Options of the SAT engine, for one run.
+#[derive(Debug, Args)]
+pub struct SatArgs {
+    /// The SAT encoding (--solver sat only): support, support-sequential,
+    /// colour or colour-sequential (docs/sat.md). Default: colour-sequential,
+    /// the fastest measured.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<SatEncoding>,
+}
+
+impl SatArgs {
+    pub fn solver(&self) -> Sat {
+        Sat::new(self.encoding.unwrap_or_default())
+    }
+}
+
+/// `--encoding`, repeatable: the SAT encodings to run (SAT only).
+#[derive(Debug, Args)]
+pub struct EncodingsArgs {
+    /// A SAT encoding: support, support-sequential, colour or
+    /// colour-sequential (docs/sat.md); repeat the option to run several.
+    /// Default: colour-sequential, the fastest measured.
+    #[arg(long = "encoding", value_name = "NAME")]
+    pub encodings: Vec<SatEncoding>,
+}
+
+impl EncodingsArgs {
+    /// The SAT engines asked for, or the default one; each once, in order.
+    pub(crate) fn solvers(&self) -> Vec<Sat> {
+        let mut out: Vec<SatEncoding> = Vec::new();
+        for e in &self.encodings {
+            if !out.contains(e) {
+                out.push(*e);
+            }
+        }
+        if out.is_empty() {
+            out.push(SatEncoding::default());
+        }
+        out.into_iter().map(Sat::new).collect()
+    }
+}
+
 /// `--model`, repeatable: the CP formulations to run (CP-SAT only).
 #[derive(Debug, Args)]
 pub struct ModelsArgs {

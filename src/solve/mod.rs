@@ -295,6 +295,17 @@ pub struct SolverStats {
     pub units_run: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_depth: Option<usize>,
+    /// SAT: the CNF's variables and clauses, the solver's calls (one per
+    /// model found and one per finished unit) and the clauses it learned
+    /// (one per conflict).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variables: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clauses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sat_solves: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned_clauses: Option<u64>,
 }
 
 /// What a backend returns after enumerating.
@@ -352,6 +363,8 @@ pub enum Engine {
     Backtrack,
     /// Mason & Zhang's recording graph (repetition-free 2x2 puzzles only).
     Graph,
+    /// CaDiCaL on the puzzle's clauses (in process).
+    Sat,
 }
 
 impl Engine {
@@ -361,6 +374,7 @@ impl Engine {
             Engine::CpSat => "cp-sat",
             Engine::Backtrack => "backtrack",
             Engine::Graph => "graph",
+            Engine::Sat => "sat",
         }
     }
 }

@@ -23,6 +23,7 @@ mod pictures;
 mod probe_cli;
 mod props_cpsat;
 mod render_cli;
+mod sat;
 mod shard_cli;
 mod slurm;
 mod solve_cli;

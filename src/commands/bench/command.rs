@@ -23,6 +23,8 @@ pub struct BenchArgs {
     pub solvers: Vec<Engine>,
     #[command(flatten)]
     pub models: ModelsArgs,
+    #[command(flatten)]
+    pub encodings: EncodingsArgs,
     /// A symmetry formulation (see `solve --symmetry`); repeat the option to
     /// compare several, e.g. --symmetry none --symmetry lex,tiles.
     #[arg(long, value_name = "LIST")]
@@ -342,6 +344,12 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         ));
     }
     let cps = cp_sat_engines(args, &kinds)?;
+    if !kinds.contains(&Engine::Sat) && !args.encodings.encodings.is_empty() {
+        return Err(CliError::Usage(
+            "--encoding applies to the sat solver, which --solvers leaves out".into(),
+        ));
+    }
+    let sats = args.encodings.solvers();
     let bt = args.backtrack.solver();
     let graph = crate::engines::graph::GraphSolver;
     let solvers: Vec<&dyn crate::solve::Solver> = kinds
@@ -350,6 +358,10 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             Engine::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
             Engine::Backtrack => vec![&bt as &dyn crate::solve::Solver],
             Engine::Graph => vec![&graph as &dyn crate::solve::Solver],
+            Engine::Sat => sats
+                .iter()
+                .map(|s| s as &dyn crate::solve::Solver)
+                .collect(),
         })
         .collect();
     let symmetries = if args.symmetry.is_empty() {

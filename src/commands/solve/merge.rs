@@ -260,5 +260,9 @@ fn stats(inputs: &[Input]) -> SolverStats {
         units: None,
         units_run: None,
         unit_depth: None,
+        variables: max(&all, |s| s.variables),
+        clauses: max(&all, |s| s.clauses),
+        sat_solves: sum(&all, |s| s.sat_solves),
+        learned_clauses: sum(&all, |s| s.learned_clauses),
     }
 }

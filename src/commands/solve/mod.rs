@@ -39,6 +39,8 @@ pub struct SolveArgs {
     pub solver: Engine,
     #[command(flatten)]
     pub backtrack: BacktrackArgs,
+    #[command(flatten)]
+    pub sat: SatArgs,
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
@@ -137,6 +139,7 @@ fn misplaced(args: &SolveArgs) -> Option<String> {
             Engine::CpSat,
         ),
         ("--order", args.backtrack.order.is_some(), Engine::Backtrack),
+        ("--encoding", args.sat.encoding.is_some(), Engine::Sat),
     ];
     engine_options
         .into_iter()
@@ -208,6 +211,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
         ),
         Engine::Backtrack => Box::new(args.backtrack.solver()),
         Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
+        Engine::Sat => Box::new(args.sat.solver()),
     })
 }
 

@@ -1,0 +1,307 @@
+//! The SAT engine: the puzzle as clauses (cnf.rs, one of four encodings of
+//! the literature, docs/sat.md) solved by CaDiCaL, in process (the
+//! `cadical` crate bundles its source). Every model is a solution; the
+//! enumeration blocks each model's placements and solves again, so every
+//! labelled solution (or, with identical tiles, every picture) is found
+//! once. Symmetry formulations prune placements per cell and are checked in
+//! full on each model, as in the backtracker.
+
+mod cnf;
+mod search;
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use crate::board::Solution;
+use crate::cancel::StopToken;
+use crate::model::BuildError;
+use crate::puzzle::Puzzle;
+use crate::solve::{
+    Engine, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
+    Stands, StopReason, search_pictures,
+};
+use crate::symmetry::{Symmetry, labellings_per_picture};
+
+use search::{Effort, Event, Worker};
+
+/// How the joins are matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Matching {
+    /// A placement implies one of the fitting placements of each neighbour.
+    Support,
+    /// A placement implies the colour (edge label) of each of its joins;
+    /// a join has at most one colour.
+    Colour,
+}
+
+/// How "at most one" is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Amo {
+    /// A binary clause per pair.
+    Pairwise,
+    /// Sinz's sequential counter: three clauses and one variable per
+    /// literal (pairwise below five literals).
+    Sequential,
+}
+
+/// The SAT encodings (`--encoding`), docs/sat.md.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Encoding {
+    /// Placement variables, support clauses, pairwise at-most-one.
+    Support,
+    /// Placement variables, support clauses, sequential at-most-one.
+    SupportSequential,
+    /// Placement and colour variables, pairwise at-most-one.
+    Colour,
+    /// Placement and colour variables, sequential at-most-one.
+    #[default]
+    ColourSequential,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 4] = [
+        Encoding::Support,
+        Encoding::SupportSequential,
+        Encoding::Colour,
+        Encoding::ColourSequential,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Support => "support",
+            Encoding::SupportSequential => "support-sequential",
+            Encoding::Colour => "colour",
+            Encoding::ColourSequential => "colour-sequential",
+        }
+    }
+
+    pub(crate) fn matching(self) -> Matching {
+        match self {
+            Encoding::Support | Encoding::SupportSequential => Matching::Support,
+            Encoding::Colour | Encoding::ColourSequential => Matching::Colour,
+        }
+    }
+
+    pub(crate) fn amo(self) -> Amo {
+        match self {
+            Encoding::Support | Encoding::Colour => Amo::Pairwise,
+            Encoding::SupportSequential | Encoding::ColourSequential => Amo::Sequential,
+        }
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Encoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Encoding, String> {
+        Encoding::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Encoding::ALL.iter().map(|e| e.name()).collect();
+                format!(
+                    "unknown SAT encoding {s:?}; expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// The SAT engine and its encoding.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sat {
+    pub encoding: Encoding,
+}
+
+impl Sat {
+    pub fn new(encoding: Encoding) -> Sat {
+        Sat { encoding }
+    }
+}
+
+/// The bundled CaDiCaL and its version, e.g. `CaDiCaL 1.9.5`.
+fn cadical_version() -> String {
+    let sat: cadical::Solver = cadical::Solver::new();
+    let signature = sat.signature();
+    format!(
+        "CaDiCaL {}",
+        signature.strip_prefix("cadical-").unwrap_or(signature)
+    )
+}
+
+/// Whether the search places identical tiles as kinds (one model per
+/// picture): as the backtracker does, without symmetry breaking or units.
+fn kinds(puzzle: &Puzzle, options: &SolveOptions) -> bool {
+    options.symmetry.is_none()
+        && options.units.is_none()
+        && search_pictures(labellings_per_picture(puzzle))
+}
+
+/// The puzzle's CNF in DIMACS, with a header naming the variables
+/// (`scramble model --format dimacs`): the clauses `--solver sat` solves
+/// with this encoding and symmetry (identical tiles placed as kinds where
+/// it would).
+pub fn dimacs(
+    puzzle: &Puzzle,
+    encoding: Encoding,
+    symmetry: &Symmetry,
+) -> Result<String, SolveError> {
+    let options = SolveOptions {
+        symmetry: symmetry.clone(),
+        ..SolveOptions::default()
+    };
+    let cnf = cnf::build(
+        puzzle,
+        encoding,
+        symmetry,
+        kinds(puzzle, &options),
+        &crate::cancel::Cancel::never(),
+    )?;
+    Ok(cnf::dimacs(puzzle, &cnf, encoding))
+}
+
+impl Solver for Sat {
+    fn engine(&self) -> Engine {
+        Engine::Sat
+    }
+    fn version(&self) -> String {
+        cadical_version()
+    }
+    fn model_name(&self) -> String {
+        self.encoding.name().to_string()
+    }
+    fn exact_reports(&self) -> bool {
+        true
+    }
+    fn enumerate(
+        &self,
+        puzzle: &Puzzle,
+        options: &SolveOptions,
+        callback: &mut dyn SolutionCallback,
+    ) -> Result<SolverRun, SolveError> {
+        let start = Instant::now();
+        let cancel = options.cancel(start);
+        let kinds = kinds(puzzle, options);
+        let cnf = match cnf::build(puzzle, self.encoding, &options.symmetry, kinds, &cancel) {
+            Err(SolveError::Model(BuildError::Interrupted)) => {
+                return Ok(stopped_while_building(StopReason::Interrupted));
+            }
+            Err(SolveError::Model(BuildError::TimeLimit)) => {
+                return Ok(stopped_while_building(StopReason::TimeLimit));
+            }
+            built => built?,
+        };
+        let threads = options.threads.max(1);
+        // Work units: the first cell's placements, assumed one at a time
+        // (a fixed list, whatever the thread count); one unit, the whole
+        // problem, on one thread without shards or checkpoints.
+        let split = threads > 1 || options.units.is_some();
+        let units: Vec<Vec<i32>> = if split {
+            cnf.cells[0].iter().map(|ch| vec![ch.var]).collect()
+        } else {
+            vec![Vec::new()]
+        };
+        let run = match &options.units {
+            Some(u) => u.to_run(units.len(), |_| 1),
+            None => vec![true; units.len()],
+        };
+        let stands = if kinds {
+            Stands::PictureClass
+        } else {
+            Stands::Board
+        };
+        let next = AtomicUsize::new(0);
+        let halt = StopToken::new();
+        let (tx, rx) = mpsc::channel();
+        let mut stopped = None;
+        let effort: Vec<Effort> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads.min(units.len()).max(1))
+                .map(|_| {
+                    let worker = Worker {
+                        puzzle,
+                        cnf: &cnf,
+                        units: &units,
+                        run: &run,
+                        next: &next,
+                        cancel: cancel.clone(),
+                        halt: halt.clone(),
+                    };
+                    let tx = tx.clone();
+                    s.spawn(move || worker.go(&tx))
+                })
+                .collect();
+            drop(tx);
+            for event in rx {
+                match event {
+                    Event::Model { unit, cells } => {
+                        let board = Solution::shaped(cells, puzzle.shape());
+                        if !options.symmetry.accepts(puzzle, &board) {
+                            continue;
+                        }
+                        if options.units.is_some() {
+                            callback.on_solution_in(unit, board.cells(), stands);
+                        } else {
+                            callback.on_solution(board.cells(), stands);
+                        }
+                        if callback.enough() {
+                            halt.stop();
+                        }
+                    }
+                    Event::UnitDone(unit) => {
+                        if options.units.is_some() {
+                            callback.on_unit_done(unit);
+                        }
+                    }
+                    Event::Stopped(why) => {
+                        stopped.get_or_insert(why);
+                        halt.stop();
+                    }
+                }
+            }
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a SAT worker panicked"))
+                .collect()
+        });
+        let status = if callback.enough() {
+            RunStatus::Stopped(StopReason::Limit)
+        } else {
+            // A worker that stops says why; the first to stop stops the
+            // rest, so its reason is the run's.
+            stopped.map_or(RunStatus::Complete, |why| RunStatus::Stopped(why.into()))
+        };
+        let units_run = run.iter().filter(|&&r| r).count();
+        Ok(SolverRun {
+            status,
+            stats: SolverStats {
+                wall_time_s: Some(start.elapsed().as_secs_f64()),
+                workers: Some(threads),
+                learned_clauses: Some(effort.iter().map(|e| e.learned).sum()),
+                sat_solves: Some(effort.iter().map(|e| e.solves).sum()),
+                variables: Some(cnf.vars as u64),
+                clauses: Some(cnf.clauses as u64),
+                units: options.units.as_ref().map(|_| units.len() as u64),
+                units_run: options.units.as_ref().map(|_| units_run as u64),
+                unit_depth: options.units.as_ref().map(|_| 1),
+                ..SolverStats::default()
+            },
+        })
+    }
+}
+
+/// A run stopped (Ctrl-C, the time limit) while its clauses were built.
+fn stopped_while_building(why: StopReason) -> SolverRun {
+    SolverRun {
+        status: RunStatus::Stopped(why),
+        stats: SolverStats::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,238 @@
+//! The SAT engine against the backtracker: the same solutions with every
+//! encoding, on planted puzzles with and without identical tiles, on the
+//! family's rules (frames, fixed pieces, rectangles, no turns) and under
+//! the symmetry formulations; and its command line.
+
+use crate::common;
+
+use common::cmd;
+use predicates::prelude::*;
+use scramble::engines::backtrack::Backtrack;
+use scramble::engines::sat::{Encoding, Sat};
+use scramble::generate::{
+    FamilyOptions, PlantOptions, Rng, plant, plant_family, plant_with_duplicates,
+};
+use scramble::puzzle::{Puzzle, Turning};
+use scramble::solve::{self, SolveOptions};
+use scramble::symmetry::Equivalence;
+
+fn same_as_backtracking(p: &Puzzle, options: &SolveOptions, what: &str) {
+    let bt = solve::run(&Backtrack::default(), p, options).unwrap();
+    for encoding in Encoding::ALL {
+        let r = solve::run(&Sat::new(encoding), p, options).unwrap();
+        assert_eq!(r.outcome, bt.outcome, "{what} {encoding}");
+        assert_eq!(r.counts, bt.counts, "{what} {encoding}");
+        assert_eq!(r.raw, bt.raw, "{what} {encoding}");
+        assert_eq!(r.canonical(), bt.canonical(), "{what} {encoding}");
+    }
+}
+
+#[test]
+fn every_encoding_finds_the_backtracker_s_solutions() {
+    for seed in 0..12u64 {
+        let o = PlantOptions {
+            n: 2 + seed as usize % 3,
+            motifs: 4 + seed as usize % 3,
+            self_matching: seed % 3 == 0,
+        };
+        let (p, _) = if seed % 2 == 0 {
+            plant(&mut Rng::new(seed), &o)
+        } else {
+            plant_with_duplicates(&mut Rng::new(seed), &o, 3, 1000).expect("a puzzle with twins")
+        };
+        // One thread: one search; two: the first cell's placements as units.
+        let threads = 1 + (seed as usize / 2) % 2;
+        let options = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        same_as_backtracking(&p, &options, &format!("seed {seed}, {threads} threads"));
+    }
+}
+
+#[test]
+fn the_family_s_rules_hold_frames_hints_rectangles_and_no_turns() {
+    for seed in 0..8u64 {
+        let o = FamilyOptions {
+            rows: 3 + seed as usize % 2,
+            cols: 3 + seed as usize % 3,
+            frame_colours: (seed % 3) as usize,
+            inner_colours: 6,
+            turning: if seed % 4 == 3 {
+                Turning::None
+            } else {
+                Turning::Quarter
+            },
+            hint: seed % 2 == 1,
+        };
+        let (p, _) = plant_family(&mut Rng::new(seed), &o);
+        same_as_backtracking(&p, &SolveOptions::default(), &format!("family seed {seed}"));
+    }
+}
+
+#[test]
+fn symmetry_formulations_keep_what_they_keep_in_the_backtracker() {
+    let (p, _) = plant(
+        &mut Rng::new(5),
+        &PlantOptions {
+            n: 3,
+            motifs: 3,
+            self_matching: false,
+        },
+    );
+    for name in ["lex", "anchor", "corner", "center,tiles"] {
+        let options = SolveOptions {
+            symmetry: name.parse().unwrap(),
+            allow_unproven: true,
+            equivalence: Equivalence::Rotation,
+            ..SolveOptions::default()
+        };
+        same_as_backtracking(&p, &options, name);
+    }
+}
+
+/// Every 2x2 to 4x4 corpus puzzle's counts, each with an encoding in turn
+/// (puzzle k in file order gets encoding k mod 4).
+#[test]
+fn the_corpus_counts_match_expected_tsv() {
+    let mut rows: Vec<_> = common::expected()
+        .into_iter()
+        .filter(|e| e.n <= 4 && e.raw.is_some())
+        .collect();
+    assert!(rows.len() >= 85, "corpus rows: {}", rows.len());
+    rows.sort_by(|a, b| a.file.cmp(&b.file));
+    let mut failures = Vec::new();
+    for (k, e) in rows.iter().enumerate() {
+        let p = Puzzle::load(&common::corpus().join(&e.file)).unwrap();
+        let encoding = Encoding::ALL[k % Encoding::ALL.len()];
+        let options = SolveOptions {
+            keep: solve::Keep::Count,
+            ..SolveOptions::default()
+        };
+        let r = solve::run(&Sat::new(encoding), &p, &options).unwrap();
+        let got = (r.counts.raw, r.counts.classes, r.counts.pictures);
+        let want = (
+            e.raw.unwrap() as u128,
+            e.classes.unwrap() as u128,
+            e.pictures.unwrap() as u128,
+        );
+        if got != want || !r.outcome.is_complete() {
+            failures.push(format!(
+                "{} {encoding}: got {got:?} ({:?}), expected {want:?}",
+                e.file, r.outcome
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn solve_names_the_engine_its_encoding_and_its_effort() {
+    let (v, code) = common::solve_json(&[
+        common::seed().to_str().unwrap(),
+        "--solver",
+        "sat",
+        "--encoding",
+        "support",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["solver"], "sat");
+    assert_eq!(v["model"], "support");
+    assert!(
+        v["solver_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("CaDiCaL ")
+    );
+    assert_eq!(v["classes_count"], 1);
+    let stats = &v["solver_stats"];
+    assert!(stats["variables"].as_u64().unwrap() > 0);
+    assert!(stats["clauses"].as_u64().unwrap() > 0);
+    assert!(stats["sat_solves"].as_u64().unwrap() >= 2);
+}
+
+#[test]
+fn an_encoding_given_to_another_engine_is_refused() {
+    cmd()
+        .args(["solve", common::seed().to_str().unwrap()])
+        .args(["--solver", "backtrack", "--encoding", "colour"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--encoding applies to --solver sat only",
+        ));
+    cmd()
+        .args(["solve", common::seed().to_str().unwrap()])
+        .args(["--solver", "sat", "--encoding", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("colour-sequential"));
+}
+
+#[test]
+fn the_model_command_writes_the_cnf_cadical_reads() {
+    let out = cmd()
+        .args(["model", common::seed().to_str().unwrap()])
+        .args(["--format", "dimacs", "--encoding", "support"])
+        .output()
+        .unwrap();
+    let text = common::stdout_ok(&out);
+    assert!(text.starts_with("c scramble "));
+    assert!(text.contains("c v 1 (1,1) 1 0\n"));
+    let header = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let clauses: usize = header.rsplit(' ').next().unwrap().parse().unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+            .count(),
+        clauses
+    );
+    // The CNF has a model, and the variables the header names decode to
+    // the seed's solution (one of its four turns).
+    let mut sat: cadical::Solver = cadical::Solver::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+    {
+        let lits: Vec<i32> = line.split(' ').map(|l| l.parse().unwrap()).collect();
+        sat.add_clause(lits[..lits.len() - 1].iter().copied());
+    }
+    assert_eq!(sat.solve(), Some(true));
+    let placed = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("c v "))
+        .filter(|l| sat.value(l.split(' ').next().unwrap().parse().unwrap()) == Some(true))
+        .count();
+    assert_eq!(placed, 9);
+    // --full-tree is the CP model's.
+    cmd()
+        .args(["model", common::seed().to_str().unwrap()])
+        .args(["--format", "dimacs", "--full-tree"])
+        .assert()
+        .code(2);
+}
+
+/// The clue puzzles (frames, identical and symmetric pieces, rectangles):
+/// each engine's first solution is verified by the collector, and all
+/// three find one.
+#[test]
+fn the_clue_puzzles_are_solved_by_all_three_engines() {
+    let cp = common::has_cpsat();
+    for clue in ["clue1.txt", "clue2.txt", "clue3.txt", "clue4.txt"] {
+        let mut engines = vec!["sat", "backtrack"];
+        if cp {
+            engines.push("cp-sat");
+        }
+        for engine in engines {
+            let (v, code) = common::solve_json(&[
+                common::e2(clue).to_str().unwrap(),
+                "--solver",
+                engine,
+                "--limit",
+                "1",
+            ]);
+            assert_eq!(code, 0, "{clue} {engine}");
+            assert_eq!(v["classes_count"], 1, "{clue} {engine}");
+        }
+    }
+}
