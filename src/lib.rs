@@ -2,8 +2,8 @@
 //!
 //! Laid out by role, each part depending only on those above it: the core
 //! ([`cancel`] -> [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`], [`generate`] ->
-//! [`solve`]), the [`engines`] (siblings behind `solve::Solver`),
-//! drawing ([`render`]) and the [`commands`] (one folder or file per
+//! [`solve`]), the [`engines`] (siblings behind `solve::Solver`), the
+//! engines together ([`race`]: `--solver auto`), drawing ([`render`]) and the [`commands`] (one folder or file per
 //! subcommand). See docs/architecture.md for every module and why.
 //!
 //! `pub` reaches outside the crate (the binary, the Python package, the
@@ -25,6 +25,7 @@ pub(crate) mod files;
 pub mod generate;
 pub mod model;
 pub mod puzzle;
+pub mod race;
 pub mod render;
 pub(crate) mod rng;
 pub mod solve;

@@ -141,7 +141,8 @@ def test_an_estimate_says_what_it_knows():
 def test_solvers_agree_on_some_corpus_puzzles():
     for name, raw, classes, pictures in expected()[:12]:
         p = scramble.load(CORPUS / name)
-        for opts in ({"solver": "backtrack"}, {"solver": "cp-sat", "model": "edge"}):
+        for opts in ({"solver": "backtrack"}, {"solver": "cp-sat", "model": "edge"},
+                     {"solver": "sat", "encoding": "support"}):
             r = p.solve(**opts)
             assert r.counts == {"raw": raw, "classes": classes, "pictures": pictures}, (name, opts)
 
@@ -151,14 +152,15 @@ def test_compare_gives_the_cli_verdict():
     assert r.agree is True and r.exit_code == 0
     assert r.verdict["verdict"] == "agree" and r.verdict["classes"] == 1
     assert [(x["solver"], x["model"]) for x in r.rows] == [
-        ("cp-sat", "edge"), ("cp-sat", "table"), ("backtrack", "spiral")]
-    assert "agree: 3 runs, the same 1 class>" in repr(r)
+        ("cp-sat", "edge"), ("cp-sat", "table"), ("backtrack", "spiral"),
+        ("sat", "colour-sequential")]
+    assert "agree: 4 runs, the same 1 class>" in repr(r)
     assert "<table>" in r._repr_html_()
     # clue1's billions of solutions: nothing finishes, so nothing is known.
     r = scramble.load(E2 / "clue1.txt").compare(time_limit=0.5, threads=1)
     assert r.agree is None and r.exit_code == 1
     assert r.verdict["verdict"] == "unfinished" and r.verdict["compared"] == 0
-    assert r.verdict["unfinished"] == ["cp-sat edge", "backtrack spiral"]
+    assert r.verdict["unfinished"] == ["cp-sat edge", "backtrack spiral", "sat colour-sequential"]
     assert "not all compared" in repr(r)
 
 
@@ -180,6 +182,12 @@ def test_family_puzzles_and_hints_load_and_solve():
     clue = scramble.load(E2 / "clue1.txt")
     r = clue.solve(solver="backtrack", limit=1)
     assert r.counts["classes"] >= 1
+    cnf = clue.dimacs(encoding="support")
+    assert cnf.startswith("c scramble ") and "\np cnf " in cnf
+    # The race names its winner; the report lists both entrants.
+    auto = clue.solve(solver="auto", limit=1)
+    assert auto.data["solver"] in ("sat", "backtrack")
+    assert [e["engine"] for e in auto.data["solver_stats"]["race"]] == ["sat", "backtrack"]
     board = r.solutions[0]
     assert (r.data["rows"], r.data["cols"]) == (6, 6)
     assert len(board) == 6 and all(len(row) == 6 for row in board)

@@ -31,6 +31,9 @@ pub(crate) struct Run {
     pub nodes: Option<u64>,
     /// CP-SAT branches.
     pub branches: Option<u64>,
+    /// SAT conflicts (the clauses CaDiCaL learned).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<u64>,
 }
 
 impl Run {
@@ -60,15 +63,17 @@ impl Run {
             } else {
                 None
             },
+            conflicts: r.stats.learned_clauses,
         }
     }
 
-    /// The search work: nodes (backtracking) or branches (CP-SAT), and
-    /// which.
+    /// The search work: nodes (backtracking), conflicts (SAT) or
+    /// branches (CP-SAT), and which.
     pub(crate) fn work(&self) -> (u64, &'static str) {
-        match self.nodes {
-            Some(n) => (n, "nodes"),
-            None => (self.branches.unwrap_or(0), "branches"),
+        match (self.nodes, self.conflicts) {
+            (Some(n), _) => (n, "nodes"),
+            (None, Some(c)) => (c, "conflicts"),
+            (None, None) => (self.branches.unwrap_or(0), "branches"),
         }
     }
 }

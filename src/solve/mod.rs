@@ -306,6 +306,20 @@ pub struct SolverStats {
     pub sat_solves: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub learned_clauses: Option<u64>,
+    /// `--solver auto`: every engine that ran, and how it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<Vec<Entrant>>,
+}
+
+/// One engine of a `--solver auto` run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entrant {
+    pub engine: Engine,
+    pub model: String,
+    /// `won`, `stopped`, `chosen for a complete run` or `failed: why`.
+    pub ended: String,
+    pub wall_time_s: f64,
+    pub stats: SolverStats,
 }
 
 /// What a backend returns after enumerating.
@@ -365,6 +379,10 @@ pub enum Engine {
     Graph,
     /// CaDiCaL on the puzzle's clauses (in process).
     Sat,
+    /// The engines together: a race for first solutions (--limit), the
+    /// backtracker for complete runs; the result names the engine that
+    /// answered.
+    Auto,
 }
 
 impl Engine {
@@ -375,6 +393,7 @@ impl Engine {
             Engine::Backtrack => "backtrack",
             Engine::Graph => "graph",
             Engine::Sat => "sat",
+            Engine::Auto => "auto",
         }
     }
 }

@@ -146,11 +146,14 @@ fn compare_agrees_on_real_puzzles() {
         lines[0],
         "puzzle,rows,cols,frame,hints,turns,solver,model,symmetry,raw,canonical,complete,wall_time_s,work,work_is"
     );
-    assert_eq!(lines.len(), 5);
+    assert_eq!(lines.len(), 7);
     assert!(lines[1].contains(",3,3,,,quarter,cp-sat,edge,corner,1,1,true,"));
     assert!(lines[2].contains(",quarter,backtrack,spiral,corner,1,1,true,"));
-    assert!(lines[3].contains(",quarter,cp-sat,edge,corner,56,56,true,"));
-    assert!(lines[4].contains(",quarter,backtrack,spiral,corner,56,56,true,"));
+    assert!(lines[3].contains(",quarter,sat,colour-sequential,corner,1,1,true,"));
+    assert!(lines[3].ends_with(",conflicts"));
+    assert!(lines[4].contains(",quarter,cp-sat,edge,corner,56,56,true,"));
+    assert!(lines[5].contains(",quarter,backtrack,spiral,corner,56,56,true,"));
+    assert!(lines[6].contains(",quarter,sat,colour-sequential,corner,56,56,true,"));
 
     let out = cmd()
         .args([
@@ -181,8 +184,8 @@ fn compare_says_which_runs_it_could_not_compare() {
     if !common::has_cpsat() {
         return;
     }
-    // clue1 has billions of solutions: neither run finishes in its share
-    // of the 8 s (a quarter each); the seed's runs then finish in theirs.
+    // clue1 has billions of solutions: no run finishes in its share of
+    // the 8 s (a sixth each); the seed's runs then finish in theirs.
     let (clue1, s) = (e2("clue1.txt"), seed());
     let args = [clue1.to_str().unwrap(), s.to_str().unwrap()];
     let out = cmd()
@@ -195,13 +198,13 @@ fn compare_says_which_runs_it_could_not_compare() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains(&format!(
-            "{}: not all compared: cp-sat edge, backtrack spiral did not finish (their sets are partial); no run finished",
+            "{}: not all compared: cp-sat edge, backtrack spiral, sat colour-sequential did not finish (their sets are partial); no run finished",
             args[0]
         )),
         "{text}"
     );
     assert!(
-        text.contains(&format!("{}: agree: 2 runs, the same 1 class\n", args[1])),
+        text.contains(&format!("{}: agree: 3 runs, the same 1 class\n", args[1])),
         "{text}"
     );
     let out = cmd()
@@ -252,7 +255,7 @@ fn compare_runs_every_model_given() {
         .unwrap();
     let text = stdout_ok(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines.len(), 5, "{text}");
     assert!(lines[1].contains(",cp-sat,table,none,4,1,true,"), "{text}");
     assert!(
         lines[2].contains(",cp-sat,edge-boolean,none,4,1,true,"),

@@ -22,6 +22,7 @@ mod models_cpsat;
 mod pictures;
 mod probe_cli;
 mod props_cpsat;
+mod race;
 mod render_cli;
 mod sat;
 mod shard_cli;

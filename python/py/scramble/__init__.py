@@ -115,10 +115,10 @@ class Puzzle:
         return CountResult(json.loads(out), code)
 
     def compare(self, **options: Any) -> "CompareResult":
-        """Solve with CP-SAT and the backtracker as ``scramble compare``
-        does, and say whether their canonical solution sets agree (model, a
-        list for several; order, symmetry, equivalence, time_limit,
-        threads, ...)."""
+        """Solve with CP-SAT, the backtracker and the SAT engine as
+        ``scramble compare`` does, and say whether their canonical solution
+        sets agree (model or encoding, a list for several; order, symmetry,
+        equivalence, time_limit, threads, ...)."""
         code, out = run("compare", *self._args(), "--format", "json", *_flags(options))
         return CompareResult(json.loads(out), code)
 
@@ -135,6 +135,14 @@ class Puzzle:
         if not m.proto.parse_text_format(text):
             raise ScrambleError("OR-Tools could not parse scramble's model text")
         return CpModelOf(m, self, model, symmetry, full_tree)
+
+    def dimacs(self, encoding: str = "colour-sequential", symmetry: str = "none") -> str:
+        """The clauses the SAT engine solves (``scramble model --format
+        dimacs``), for any SAT solver: DIMACS text whose comment header
+        names the placement and colour variables (docs/sat.md)."""
+        _, text = run("model", *self._args(), "--format", "dimacs",
+                      "--encoding", encoding, "--symmetry", symmetry)
+        return text
 
     def svg(self, board: Optional[Board] = None) -> str:
         """The tiles (or ``board``, rows of (tile, rotation)) as SVG."""

@@ -352,6 +352,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     let sats = args.encodings.solvers();
     let bt = args.backtrack.solver();
     let graph = crate::engines::graph::GraphSolver;
+    let auto = crate::race::Auto::new();
     let solvers: Vec<&dyn crate::solve::Solver> = kinds
         .iter()
         .flat_map(|k| match k {
@@ -362,6 +363,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
                 .iter()
                 .map(|s| s as &dyn crate::solve::Solver)
                 .collect(),
+            Engine::Auto => vec![&auto as &dyn crate::solve::Solver],
         })
         .collect();
     let symmetries = if args.symmetry.is_empty() {

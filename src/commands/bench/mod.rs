@@ -308,8 +308,8 @@ pub(crate) fn summary(runs: &[Run]) -> Vec<Summary> {
             let mut first: Vec<f64> = rs.iter().filter_map(|r| r.first_s).collect();
             first.sort_by(f64::total_cmp);
             let total: f64 = t.iter().sum();
-            let nodes = rs.iter().any(|r| r.nodes.is_some());
-            let work: u64 = rs.iter().map(|r| r.nodes.or(r.branches).unwrap_or(0)).sum();
+            let work_is = rs[0].work().1;
+            let work: u64 = rs.iter().map(|r| r.work().0).sum();
             Summary {
                 solver: rs[0].solver,
                 model: model.to_string(),
@@ -322,7 +322,7 @@ pub(crate) fn summary(runs: &[Run]) -> Vec<Summary> {
                 max_s: t[t.len() - 1],
                 total_s: total,
                 work,
-                work_is: if nodes { "nodes" } else { "branches" },
+                work_is,
                 work_per_s: if total > 0.0 {
                     work as f64 / total
                 } else {

@@ -1,5 +1,6 @@
-//! `scramble compare`: CP-SAT (per model) and the backtracker on the same
-//! puzzles, canonical sets checked identical.
+//! `scramble compare`: CP-SAT (per model), the backtracker and the SAT
+//! engine (per encoding) on the same puzzles, canonical sets checked
+//! identical.
 
 use crate::commands::*;
 
@@ -22,6 +23,8 @@ pub struct CompareArgs {
     pub backtrack: BacktrackArgs,
     #[command(flatten)]
     pub models: ModelsArgs,
+    #[command(flatten)]
+    pub encodings: EncodingsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -43,6 +46,8 @@ pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     let mut solvers: Vec<&dyn crate::solve::Solver> =
         cps.iter().map(|c| c as &dyn crate::solve::Solver).collect();
     solvers.push(&bt);
+    let sats = args.encodings.solvers();
+    solvers.extend(sats.iter().map(|s| s as &dyn crate::solve::Solver));
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         allow_unproven: args.unproven.allow_unproven_symmetry,

@@ -264,5 +264,6 @@ fn stats(inputs: &[Input]) -> SolverStats {
         clauses: max(&all, |s| s.clauses),
         sat_solves: sum(&all, |s| s.sat_solves),
         learned_clauses: sum(&all, |s| s.learned_clauses),
+        race: None,
     }
 }

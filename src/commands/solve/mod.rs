@@ -212,6 +212,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
         Engine::Backtrack => Box::new(args.backtrack.solver()),
         Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
         Engine::Sat => Box::new(args.sat.solver()),
+        Engine::Auto => Box::new(crate::race::Auto::new()),
     })
 }
 

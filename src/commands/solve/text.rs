@@ -23,6 +23,18 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         res.symmetry,
         res.equivalence.name()
     );
+    if let Some(race) = &res.stats.race {
+        let entrants: Vec<String> = race
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} ({}) {} after {:.3} s",
+                    e.engine, e.model, e.ended, e.wall_time_s
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "--solver auto: {}", entrants.join("; "));
+    }
     if !res.symmetry_proven {
         let _ = writeln!(out, "{}", crate::render::unproven_warning(res));
     }

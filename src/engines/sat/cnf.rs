@@ -179,11 +179,13 @@ pub(crate) fn build(
     }
     cancel.check().map_err(crate::model::BuildError::from)?;
     for c in 0..cnf.cells.len() {
+        cancel.check().map_err(crate::model::BuildError::from)?;
         let lits: Vec<i32> = cnf.cells[c].iter().map(|ch| ch.var).collect();
         cnf.clause(&lits)?;
         cnf.at_most_one(&lits, encoding.amo())?;
     }
     for (p, lits) in by_piece.iter().enumerate() {
+        cancel.check().map_err(crate::model::BuildError::from)?;
         let m = cnf.pieces[p].members.len();
         if m == 1 {
             cnf.clause(lits)?;

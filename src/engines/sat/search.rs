@@ -83,7 +83,15 @@ impl Worker<'_> {
     pub(super) fn go(&self, events: &mpsc::Sender<Event>) -> Effort {
         let mut sat: cadical::Solver<Watch> = cadical::Solver::new();
         sat.reserve(self.cnf.vars);
-        for clause in self.cnf.each_clause() {
+        // Handing over millions of clauses takes seconds: the run's limits
+        // hold here too.
+        for (k, clause) in self.cnf.each_clause().enumerate() {
+            if k % 65_536 == 0
+                && let Err(why) = self.cancel.check()
+            {
+                let _ = events.send(Event::Stopped(why));
+                return Effort::default();
+            }
             sat.add_clause(clause.iter().copied());
         }
         sat.set_callbacks(Some(Watch {

@@ -1,0 +1,61 @@
+//! `--solver auto`: the race for first solutions names its winner and every
+//! entrant's effort, stops with the run's limits, and a complete run goes
+//! to the backtracker with the same answer as the engines alone.
+
+use crate::common;
+
+use common::{e2, seed, solve_json};
+
+#[test]
+fn a_first_solution_names_the_winner_and_every_entrant() {
+    for clue in ["clue1.txt", "clue4.txt"] {
+        let (v, code) = solve_json(&[
+            e2(clue).to_str().unwrap(),
+            "--solver",
+            "auto",
+            "--limit",
+            "1",
+        ]);
+        assert_eq!(code, 0, "{clue}");
+        assert_eq!(v["classes_count"], 1);
+        let race = v["solver_stats"]["race"].as_array().unwrap();
+        let engines: Vec<&str> = race.iter().map(|e| e["engine"].as_str().unwrap()).collect();
+        assert_eq!(engines, ["sat", "backtrack"]);
+        let won: Vec<&serde_json::Value> = race.iter().filter(|e| e["ended"] == "won").collect();
+        assert_eq!(won.len(), 1, "{race:?}");
+        // The report's solver is the winner.
+        assert_eq!(v["solver"], won[0]["engine"]);
+        assert_eq!(v["model"], won[0]["model"]);
+    }
+}
+
+#[test]
+fn a_complete_run_goes_to_the_backtracker_with_its_answer() {
+    let (auto, code) = solve_json(&[seed().to_str().unwrap(), "--solver", "auto", "--all"]);
+    assert_eq!(code, 0);
+    let (bt, _) = solve_json(&[seed().to_str().unwrap(), "--solver", "backtrack", "--all"]);
+    assert_eq!(auto["solver"], "backtrack");
+    assert_eq!(auto["solutions"], bt["solutions"]);
+    assert_eq!(
+        auto["solver_stats"]["race"][0]["ended"],
+        "chosen for a complete run"
+    );
+}
+
+#[test]
+fn the_race_stops_at_the_time_limit() {
+    let (v, code) = solve_json(&[
+        e2("eternity2.txt").to_str().unwrap(),
+        "--solver",
+        "auto",
+        "--limit",
+        "1",
+        "--time-limit",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["outcome"], "incomplete");
+    assert_eq!(v["stopped_by"], "time_limit");
+    let race = v["solver_stats"]["race"].as_array().unwrap();
+    assert!(race.iter().all(|e| e["ended"] == "stopped"), "{race:?}");
+}
