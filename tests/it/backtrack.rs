@@ -9,6 +9,7 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use scramble::engines::backtrack::{Backtrack, Order};
 use scramble::engines::cpsat::CpSat;
+use scramble::engines::sat::{Encoding, Sat};
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates, tiles_with_twins};
 use scramble::puzzle::Puzzle;
 use scramble::solve::{self, Keep, Outcome, SolveOptions, Solver, StopReason};
@@ -250,10 +251,11 @@ fn backtrack_time_limit_is_incomplete() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
-    /// Both solvers enumerate the same solutions of random planted puzzles,
-    /// some with tiles made identical (up to rotation) to others.
+    /// The three engines enumerate the same solutions of random planted
+    /// puzzles, some with tiles made identical (up to rotation) to others
+    /// (the SAT engine with an encoding chosen by the case's seed).
     #[test]
     fn backtrack_and_cpsat_agree(
         seed in any::<u64>(),
@@ -299,6 +301,12 @@ proptest! {
             prop_assert_eq!(&bt.pictures, &cp.pictures);
             }
         }
+        let sat = Sat::new(Encoding::ALL[(seed % 4) as usize]);
+        let r = solve::run(&sat, &puzzle, &SolveOptions::default()).unwrap();
+        prop_assert_eq!(&r.outcome, &Outcome::Complete);
+        prop_assert_eq!(&r.raw, &cp.raw);
+        prop_assert_eq!(&r.classes, &cp.classes);
+        prop_assert_eq!(&r.pictures, &cp.pictures);
         // What is kept changes what is searched (tile kinds, one board per
         // picture), never the counts or the classes. The backtracker runs
         // every combination; CP-SAT a third of them, chosen by the case's
@@ -314,6 +322,9 @@ proptest! {
             let mut solvers: Vec<&dyn Solver> = vec![&bt];
             if k % 3 == (seed % 3) as usize {
                 solvers.push(&cpsat);
+            }
+            if k % 3 == ((seed + 1) % 3) as usize {
+                solvers.push(&sat);
             }
             for solver in solvers {
                 let r = solve::run(solver, &puzzle, &opts).unwrap();

@@ -113,6 +113,19 @@ fn backtracking_shards_merge_to_one_run_on_the_corpus() {
 }
 
 #[test]
+fn sat_shards_merge_to_the_known_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every sixth corpus puzzle: the first cell's placements are the units.
+    for (puzzle, want) in corpus_files().into_iter().step_by(6) {
+        let args = ["--solver", "sat", "--format", "json", "--threads", "1"];
+        let files = shards(dir.path(), &puzzle, &args, 3);
+        let (merged, code, err) = merge(&files);
+        assert_eq!(code, 0, "{puzzle}: {err}");
+        assert_eq!(counts(&merged), want, "{puzzle}");
+    }
+}
+
+#[test]
 fn cpsat_shards_merge_to_one_run_on_the_corpus() {
     if !common::has_cpsat() {
         return;

@@ -21,7 +21,7 @@ use crate::solve::{
     Engine, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
     Stands, StopReason, search_pictures,
 };
-use crate::symmetry::{Symmetry, labellings_per_picture};
+use crate::symmetry::{Symmetry, canonical, labellings_per_picture};
 
 use search::{Effort, Event, Worker};
 
@@ -245,7 +245,14 @@ impl Solver for Sat {
                             continue;
                         }
                         if options.units.is_some() {
-                            callback.on_solution_in(unit, board.cells(), stands);
+                            // A class's boards lie in different units (their
+                            // first cells differ): each unit reports only the
+                            // canonical ones, standing for their turns, so a
+                            // class is counted in one unit, as shards and
+                            // checkpoints count them.
+                            if canonical(&board) == board {
+                                callback.on_solution_in(unit, board.cells(), Stands::Turns);
+                            }
                         } else {
                             callback.on_solution(board.cells(), stands);
                         }
