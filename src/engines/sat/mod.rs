@@ -198,19 +198,7 @@ impl Solver for Sat {
             built => built?,
         };
         let threads = options.threads.max(1);
-        // Work units: the first cell's placements, assumed one at a time
-        // (a fixed list, whatever the thread count); one unit, the whole
-        // problem, on one thread without shards or checkpoints.
-        let split = threads > 1 || options.units.is_some();
-        let units: Vec<Vec<i32>> = if split {
-            cnf.cells[0].iter().map(|ch| vec![ch.var]).collect()
-        } else {
-            vec![Vec::new()]
-        };
-        let run = match &options.units {
-            Some(u) => u.to_run(units.len(), |_| 1),
-            None => vec![true; units.len()],
-        };
+        let (units, run) = units(&cnf, options);
         let stands = if kinds {
             Stands::PictureClass
         } else {
@@ -300,6 +288,23 @@ impl Solver for Sat {
             },
         })
     }
+}
+
+/// The work units (the first cell's placements, assumed one at a time: a
+/// fixed list, whatever the thread count; one unit, the whole problem, on
+/// one thread without shards or checkpoints) and which of them to run.
+fn units(cnf: &cnf::Cnf, options: &SolveOptions) -> (Vec<Vec<i32>>, Vec<bool>) {
+    let split = options.threads > 1 || options.units.is_some();
+    let units: Vec<Vec<i32>> = if split {
+        cnf.cells[0].iter().map(|ch| vec![ch.var]).collect()
+    } else {
+        vec![Vec::new()]
+    };
+    let run = match &options.units {
+        Some(u) => u.to_run(units.len(), |_| 1),
+        None => vec![true; units.len()],
+    };
+    (units, run)
 }
 
 /// A run stopped (Ctrl-C, the time limit) while its clauses were built.
