@@ -8,6 +8,7 @@
 mod collector;
 mod compact;
 mod shard;
+mod stats;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +23,7 @@ use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
+pub use stats::{Entrant, SolverStats};
 
 /// What one reported board stands for. A solver uses one kind per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,74 +261,26 @@ pub enum RunStatus {
     Invalid(String),
 }
 
-/// Statistics a backend reports; fields a backend does not have stay `None`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SolverStats {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branches: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub conflicts: Option<u64>,
-    /// The solver's own wall time, summed over its solves.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wall_time_s: Option<f64>,
-    /// CP-SAT: the time spent building the model (before any solve).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub build_time_s: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subproblems: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subproblems_split: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_split_depth: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workers: Option<usize>,
-    /// Backtracking: placements made, in total and per depth.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes_per_depth: Option<Vec<u64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes_per_second: Option<f64>,
-    /// With work units (`SolveOptions::units`): how many in all, how many
-    /// this run searched, and how many cells each fixes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units_run: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit_depth: Option<usize>,
-    /// SAT: the CNF's variables and clauses, the solver's calls (one per
-    /// model found and one per finished unit) and the clauses it learned
-    /// (one per conflict).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub variables: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clauses: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sat_solves: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub learned_clauses: Option<u64>,
-    /// `--solver auto`: every engine that ran, and how it ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub race: Option<Vec<Entrant>>,
-}
-
-/// One engine of a `--solver auto` run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Entrant {
-    pub engine: Engine,
-    pub model: String,
-    /// `won`, `stopped`, `chosen for a complete run` or `failed: why`.
-    pub ended: String,
-    pub wall_time_s: f64,
-    pub stats: SolverStats,
-}
-
 /// What a backend returns after enumerating.
 #[derive(Clone, Debug)]
 pub struct SolverRun {
     pub status: RunStatus,
     pub stats: SolverStats,
+}
+
+impl SolverRun {
+    /// A run stopped (time limit or Ctrl-C) while its model or clauses
+    /// were built, before its search.
+    pub(crate) fn stopped_while_building(e: &crate::model::BuildError) -> SolverRun {
+        let reason = match e {
+            crate::model::BuildError::TimeLimit => StopReason::TimeLimit,
+            _ => StopReason::Interrupted,
+        };
+        SolverRun {
+            status: RunStatus::Stopped(reason),
+            stats: SolverStats::default(),
+        }
+    }
 }
 
 /// Errors a backend can raise (beyond an explicit outcome).

@@ -215,7 +215,7 @@ pub(crate) fn enumerate(
     } = *run;
     let constraints = match run.encode_constraints() {
         Ok(bytes) => bytes,
-        Err(e) => return Ok(super::stopped_while_building(&e)),
+        Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
     };
     let base = CpModelProto {
         name: puzzle.name.clone(),

@@ -40,7 +40,7 @@ pub(crate) fn first(
     // forbid the boards found so far (and their variables) to its bytes.
     let constraints = match run.encode_constraints() {
         Ok(bytes) => bytes,
-        Err(e) => return Ok(super::stopped_while_building(&e)),
+        Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
     };
     let variables = super::encode_variables(&puzzle.name, &model.vars);
     let mut forbidden = Forbidden {

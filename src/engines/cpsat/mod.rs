@@ -33,8 +33,7 @@ use crate::cancel::Cancel;
 use crate::model::{self, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats, Split,
-    StopReason, search_pictures,
+    SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, search_pictures,
 };
 use crate::symmetry::{
     Symmetry, labellings_per_picture, picture_representative, turn_representative,
@@ -260,7 +259,7 @@ impl Solver for CpSat {
         let (model, expansion) = match built {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
-            Err(e) => return Ok(stopped_while_building(&e)),
+            Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
         };
         let user = match &self.constraints {
             Some(c) => Some(
@@ -298,7 +297,7 @@ impl Solver for CpSat {
                 .check()
                 .err()
                 .map_or(BuildError::TimeLimit, BuildError::from);
-            return Ok(stopped_while_building(&e));
+            return Ok(SolverRun::stopped_while_building(&e));
         }
         let mut result = if options.limit.is_some() {
             first::first(&run, callback)?
@@ -308,18 +307,6 @@ impl Solver for CpSat {
         result.stats.build_time_s = Some(build_time);
         model::drop_later(model);
         Ok(result)
-    }
-}
-
-/// The run of a solve stopped (time limit or Ctrl-C) before its search.
-fn stopped_while_building(e: &BuildError) -> SolverRun {
-    let reason = match e {
-        BuildError::TimeLimit => StopReason::TimeLimit,
-        _ => StopReason::Interrupted,
-    };
-    SolverRun {
-        status: RunStatus::Stopped(reason),
-        stats: SolverStats::default(),
     }
 }
 

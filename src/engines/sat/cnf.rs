@@ -177,15 +177,15 @@ pub(crate) fn build(
         }
         cnf.cells.push(choices);
     }
-    cancel.check().map_err(crate::model::BuildError::from)?;
+    stop_here(cancel)?;
     for c in 0..cnf.cells.len() {
-        cancel.check().map_err(crate::model::BuildError::from)?;
+        stop_here(cancel)?;
         let lits: Vec<i32> = cnf.cells[c].iter().map(|ch| ch.var).collect();
         cnf.clause(&lits)?;
         cnf.at_most_one(&lits, encoding.amo())?;
     }
     for (p, lits) in by_piece.iter().enumerate() {
-        cancel.check().map_err(crate::model::BuildError::from)?;
+        stop_here(cancel)?;
         let m = cnf.pieces[p].members.len();
         if m == 1 {
             cnf.clause(lits)?;
@@ -194,15 +194,20 @@ pub(crate) fn build(
             cnf.at_most(lits, m)?;
         }
     }
-    cancel.check().map_err(crate::model::BuildError::from)?;
+    stop_here(cancel)?;
     for (c, d, out, into) in joins(puzzle) {
         match encoding.matching() {
             Matching::Support => support(&mut cnf, puzzle, (c, out), (d, into))?,
             Matching::Colour => colour(&mut cnf, puzzle, (c, out), (d, into), encoding.amo())?,
         }
-        cancel.check().map_err(crate::model::BuildError::from)?;
+        stop_here(cancel)?;
     }
     Ok(cnf)
+}
+
+/// A build stopped by the run's time limit or Ctrl-C.
+fn stop_here(cancel: &Cancel) -> Result<(), SolveError> {
+    Ok(cancel.check().map_err(crate::model::BuildError::from)?)
 }
 
 /// Every inner join: (cell, neighbour, the cell's side, the neighbour's).

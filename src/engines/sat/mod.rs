@@ -137,10 +137,8 @@ fn cadical_version() -> String {
 
 /// Whether the search places identical tiles as kinds (one model per
 /// picture): as the backtracker does, without symmetry breaking or units.
-fn kinds(puzzle: &Puzzle, options: &SolveOptions) -> bool {
-    options.symmetry.is_none()
-        && options.units.is_none()
-        && search_pictures(labellings_per_picture(puzzle))
+fn kinds(puzzle: &Puzzle, symmetry: &Symmetry, units: bool) -> bool {
+    symmetry.is_none() && !units && search_pictures(labellings_per_picture(puzzle))
 }
 
 /// The puzzle's CNF in DIMACS, with a header naming the variables
@@ -152,15 +150,11 @@ pub fn dimacs(
     encoding: Encoding,
     symmetry: &Symmetry,
 ) -> Result<String, SolveError> {
-    let options = SolveOptions {
-        symmetry: symmetry.clone(),
-        ..SolveOptions::default()
-    };
     let cnf = cnf::build(
         puzzle,
         encoding,
         symmetry,
-        kinds(puzzle, &options),
+        kinds(puzzle, symmetry, false),
         &crate::cancel::Cancel::never(),
     )?;
     Ok(cnf::dimacs(puzzle, &cnf, encoding))
@@ -187,13 +181,10 @@ impl Solver for Sat {
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
         let cancel = options.cancel(start);
-        let kinds = kinds(puzzle, options);
+        let kinds = kinds(puzzle, &options.symmetry, options.units.is_some());
         let cnf = match cnf::build(puzzle, self.encoding, &options.symmetry, kinds, &cancel) {
-            Err(SolveError::Model(BuildError::Interrupted)) => {
-                return Ok(stopped_while_building(StopReason::Interrupted));
-            }
-            Err(SolveError::Model(BuildError::TimeLimit)) => {
-                return Ok(stopped_while_building(StopReason::TimeLimit));
+            Err(SolveError::Model(e @ (BuildError::Interrupted | BuildError::TimeLimit))) => {
+                return Ok(SolverRun::stopped_while_building(&e));
             }
             built => built?,
         };
@@ -305,14 +296,6 @@ fn units(cnf: &cnf::Cnf, options: &SolveOptions) -> (Vec<Vec<i32>>, Vec<bool>) {
         None => vec![true; units.len()],
     };
     (units, run)
-}
-
-/// A run stopped (Ctrl-C, the time limit) while its clauses were built.
-fn stopped_while_building(why: StopReason) -> SolverRun {
-    SolverRun {
-        status: RunStatus::Stopped(why),
-        stats: SolverStats::default(),
-    }
 }
 
 #[cfg(test)]
