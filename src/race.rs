@@ -1,7 +1,10 @@
 //! `--solver auto`: the engines together. For first solutions (`--limit`)
-//! they race, each on its own thread with the run's limits, and the first
-//! to report a board wins: its boards go to the collector (which verifies
-//! them), the others are stopped. For complete enumeration and counting one
+//! they race with the run's limits, and the first to report a board wins:
+//! its boards go to the collector (which verifies them), the others are
+//! stopped. The backtracker runs on all the run's threads from the start;
+//! the other entrants join it, one thread each, after a head start in
+//! which it answers most boards (docs/benchmarks.md, "The engines
+//! together"). For complete enumeration and counting one
 //! engine is chosen by a rule measured on the corpus (docs/benchmarks.md,
 //! "The engines together"). Either way the result names the engine that
 //! answered and the report lists every entrant's effort.
@@ -28,8 +31,10 @@ pub type Entry = Box<dyn Solver + Send + Sync>;
 /// The engines of `--solver auto` and what answered last.
 pub struct Auto {
     /// For first solutions: the entrants, each on one thread but the last,
-    /// which gets the rest of the run's threads.
+    /// which gets all the run's threads and a head start.
     entrants: Vec<Entry>,
+    /// How long the last entrant runs alone before the others start.
+    head_start: Duration,
     /// The engine that answered the last run, its model and version.
     answered: Mutex<Option<(Engine, String, String)>>,
 }
@@ -45,14 +50,21 @@ fn complete_engine(puzzle: &Puzzle) -> Entry {
     }
 }
 
+/// The backtracker's head start: on the family benchmark it answers most
+/// boards in less (docs/benchmarks.md, "The engines together").
+pub const HEAD_START: Duration = Duration::from_secs(1);
+
 impl Auto {
-    /// The portfolio: the SAT engine on one thread and the backtracker on
-    /// the rest (at least one) race for first solutions.
+    /// The portfolio: the backtracker on the run's threads, joined by the
+    /// SAT engine on one thread more after [`HEAD_START`].
     pub fn new() -> Auto {
-        Auto::with(vec![
-            Box::new(Sat::default()),
-            Box::new(Backtrack::default()),
-        ])
+        Auto::with(
+            vec![
+                Box::new(Sat::default()),
+                Box::new(Backtrack::first_solutions()),
+            ],
+            HEAD_START,
+        )
     }
 }
 
@@ -63,10 +75,11 @@ impl Default for Auto {
 }
 
 impl Auto {
-    /// A race of these entrants.
-    pub fn with(entrants: Vec<Entry>) -> Auto {
+    /// A race of these entrants, the last with a head start.
+    pub fn with(entrants: Vec<Entry>, head_start: Duration) -> Auto {
         Auto {
             entrants,
+            head_start,
             answered: Mutex::new(None),
         }
     }
@@ -84,7 +97,14 @@ impl Auto {
 /// What an entrant tells the race.
 enum Message {
     Board(usize, Vec<Placement>, Stands),
-    Done(usize, Box<Result<SolverRun, SolveError>>, Duration),
+    Done(usize, End),
+}
+
+/// How an entrant ended.
+enum End {
+    Ran(Box<Result<SolverRun, SolveError>>, Duration),
+    /// The race was decided (or stopped) in the head start.
+    NotStarted,
 }
 
 /// An entrant's callback: its boards to the race; enough once the race
@@ -163,15 +183,15 @@ impl Auto {
         let decided = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
         let mut winner: Option<usize> = None;
-        let mut ends: Vec<Option<(Result<SolverRun, SolveError>, Duration)>> =
-            (0..self.entrants.len()).map(|_| None).collect();
+        let mut ends: Vec<Option<End>> = (0..self.entrants.len()).map(|_| None).collect();
+        let start = Instant::now();
         std::thread::scope(|s| {
             let last = self.entrants.len() - 1;
             for (index, solver) in self.entrants.iter().enumerate() {
-                let threads = if index == last {
-                    options.threads.saturating_sub(last).max(1)
+                let (threads, wait) = if index == last {
+                    (options.threads.max(1), Duration::ZERO)
                 } else {
-                    1
+                    (1, self.head_start)
                 };
                 let opts = SolveOptions {
                     threads,
@@ -184,10 +204,19 @@ impl Auto {
                     decided: Arc::clone(&decided),
                 };
                 let tx = tx.clone();
+                let stop = stop.clone();
                 s.spawn(move || {
-                    let start = Instant::now();
+                    while start.elapsed() < wait {
+                        if stop.is_stopped() {
+                            let _ = tx.send(Message::Done(index, End::NotStarted));
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    let begun = Instant::now();
                     let run = solver.enumerate(puzzle, &opts, &mut relay);
-                    let _ = tx.send(Message::Done(index, Box::new(run), start.elapsed()));
+                    let end = End::Ran(Box::new(run), begun.elapsed());
+                    let _ = tx.send(Message::Done(index, end));
                 });
             }
             drop(tx);
@@ -212,19 +241,19 @@ impl Auto {
                             }
                         }
                     }
-                    Message::Done(i, run, took) => {
-                        let run = *run;
+                    Message::Done(i, end) => {
                         left -= 1;
                         // The first to finish its whole search without a
                         // board (no solution) answers too.
-                        let complete = matches!(&run, Ok(r) if r.status == RunStatus::Complete);
+                        let complete = matches!(&end, End::Ran(r, _)
+                            if matches!(r.as_ref(), Ok(r) if r.status == RunStatus::Complete));
                         if winner.is_none() && complete {
                             winner = Some(i);
                         }
                         if winner == Some(i) {
                             stop.stop();
                         }
-                        ends[i] = Some((run, took));
+                        ends[i] = Some(end);
                     }
                 }
             }
@@ -236,7 +265,7 @@ impl Auto {
     /// the first entrant's (all were stopped or failed).
     fn result(
         &self,
-        ends: Vec<Option<(Result<SolverRun, SolveError>, Duration)>>,
+        ends: Vec<Option<End>>,
         winner: Option<usize>,
     ) -> Result<SolverRun, SolveError> {
         let mut race = Vec::new();
@@ -244,7 +273,19 @@ impl Auto {
         let mut error = None;
         for (i, end) in ends.into_iter().enumerate() {
             let solver = self.entrants[i].as_ref();
-            let (run, took) = end.expect("every entrant ends");
+            let (run, took) = match end.expect("every entrant ends") {
+                End::Ran(run, took) => (*run, took),
+                End::NotStarted => {
+                    race.push(Entrant {
+                        engine: solver.engine(),
+                        model: solver.model_name(),
+                        ended: "not started: the race ended in the head start".into(),
+                        wall_time_s: 0.0,
+                        stats: Default::default(),
+                    });
+                    continue;
+                }
+            };
             match run {
                 Ok(run) => {
                     let how = if winner == Some(i) { "won" } else { "stopped" };
@@ -273,5 +314,75 @@ impl Auto {
             }
             None => Err(error.expect("an entrant without a run failed")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantOptions, Rng, plant};
+    use crate::solve::{Outcome, run};
+
+    fn planted() -> Puzzle {
+        let options = PlantOptions {
+            n: 4,
+            motifs: 4,
+            self_matching: false,
+        };
+        plant(&mut Rng::new(3), &options).0
+    }
+
+    fn first(auto: &Auto, threads: usize) -> Vec<(Engine, String)> {
+        let options = SolveOptions {
+            threads,
+            limit: Some(1),
+            ..SolveOptions::default()
+        };
+        let r = run(auto, &planted(), &options).unwrap();
+        assert_eq!(
+            r.outcome,
+            Outcome::Incomplete(crate::solve::StopReason::Limit)
+        );
+        assert_eq!(r.counts.classes, 1);
+        let race = r.stats.race.unwrap();
+        race.into_iter().map(|e| (e.engine, e.ended)).collect()
+    }
+
+    #[test]
+    fn an_answer_within_the_head_start_leaves_the_others_unstarted() {
+        let auto = Auto::with(
+            vec![
+                Box::new(Sat::default()),
+                Box::new(Backtrack::first_solutions()),
+            ],
+            Duration::from_secs(3600),
+        );
+        for threads in [1, 2] {
+            let ends = first(&auto, threads);
+            assert_eq!(ends[0].0, Engine::Sat);
+            assert!(ends[0].1.starts_with("not started"), "{ends:?}");
+            assert_eq!(ends[1], (Engine::Backtrack, "won".to_string()));
+            assert_eq!(auto.engine(), Engine::Backtrack);
+        }
+    }
+
+    #[test]
+    fn without_a_head_start_every_entrant_runs() {
+        // The SAT engine alone: it cannot lose a race of one.
+        let auto = Auto::with(vec![Box::new(Sat::default())], Duration::ZERO);
+        assert_eq!(first(&auto, 2), [(Engine::Sat, "won".to_string())]);
+        let auto = Auto::with(
+            vec![
+                Box::new(Sat::default()),
+                Box::new(Backtrack::first_solutions()),
+            ],
+            Duration::ZERO,
+        );
+        let ends = first(&auto, 1);
+        assert!(
+            ends.iter().all(|(_, e)| e == "won" || e == "stopped"),
+            "{ends:?}"
+        );
+        assert_eq!(ends.iter().filter(|(_, e)| e == "won").count(), 1);
     }
 }

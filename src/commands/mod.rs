@@ -45,7 +45,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
 use crate::commands::solve::folder::FolderError;
-use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
+use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, FIRST_SOLUTIONS_ORDER, Order, Restarts};
 use crate::engines::cpsat::{self, CpSat, RuntimeError};
 use crate::engines::sat::{Encoding as SatEncoding, Sat};
 use crate::model::Choice;

@@ -28,23 +28,51 @@ impl PictureArgs {
 #[derive(Debug, Args)]
 pub struct BacktrackArgs {
     /// Placement order of the backtracking solver (default: spiral, the
-    /// fastest measured).
+    /// fastest measured for complete runs; row with --limit).
     #[arg(long, value_enum)]
     pub order: Option<Order>,
     /// Backtracking: search every board turn of every solution instead of
     /// one turn each (for node-count studies; the solutions are the same).
     #[arg(long)]
     pub full_tree: bool,
+    /// Backtracking with --limit: search once, in the one order, instead of
+    /// restarting on a growing node budget with the tiles in a new random
+    /// order each time (docs/backtracking.md, "Restarts").
+    #[arg(long)]
+    pub no_restarts: bool,
+    /// Backtracking restarts: the nodes of the shortest attempt (the Luby
+    /// sequence times this). Default: 262144.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub restart_unit: Option<u64>,
+    /// Backtracking restarts: the seed of the tile orders. Default: 1.
+    #[arg(long, value_name = "N")]
+    pub restart_seed: Option<u64>,
 }
 
 impl BacktrackArgs {
+    /// The backtracker for a complete run.
     pub fn solver(&self) -> Backtrack {
-        let order = self.order.unwrap_or(DEFAULT_ORDER);
-        if self.full_tree {
+        self.solver_for(None)
+    }
+
+    /// The backtracker for a run that stops at `limit` classes, if any
+    /// (first solutions have their own default order).
+    pub fn solver_for(&self, limit: Option<u64>) -> Backtrack {
+        let default = limit.map_or(DEFAULT_ORDER, |_| FIRST_SOLUTIONS_ORDER);
+        let order = self.order.unwrap_or(default);
+        let mut bt = if self.full_tree {
             Backtrack::full_tree(order)
         } else {
             Backtrack::new(order)
-        }
+        };
+        bt.restarts = (!self.no_restarts).then(|| {
+            let d = Restarts::default();
+            Restarts {
+                seed: self.restart_seed.unwrap_or(d.seed),
+                unit: self.restart_unit.unwrap_or(d.unit),
+            }
+        });
+        bt
     }
 }
 

@@ -40,6 +40,10 @@ pub struct SolverStats {
     pub units_run: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_depth: Option<usize>,
+    /// Backtracking with restarts (first solutions): the attempts started,
+    /// over all workers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u64>,
     /// SAT: the CNF's variables and clauses, the solver's calls (one per
     /// model found and one per finished unit) and the clauses it learned
     /// (one per conflict).
@@ -61,7 +65,8 @@ pub struct SolverStats {
 pub struct Entrant {
     pub engine: Engine,
     pub model: String,
-    /// `won`, `stopped`, `chosen for a complete run` or `failed: why`.
+    /// `won`, `stopped`, `chosen for a complete run`, `not started: ...`
+    /// (the race ended before its head start did) or `failed: why`.
     pub ended: String,
     pub wall_time_s: f64,
     pub stats: SolverStats,

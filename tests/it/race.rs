@@ -51,11 +51,18 @@ fn the_race_stops_at_the_time_limit() {
         "--limit",
         "1",
         "--time-limit",
-        "1",
+        "2",
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["outcome"], "incomplete");
     assert_eq!(v["stopped_by"], "time_limit");
+    // The backtracker ran from the start; the SAT engine joined after its
+    // head start (unless the machine was too slow to start it in time).
     let race = v["solver_stats"]["race"].as_array().unwrap();
-    assert!(race.iter().all(|e| e["ended"] == "stopped"), "{race:?}");
+    assert_eq!(race[1]["ended"], "stopped", "{race:?}");
+    let sat = race[0]["ended"].as_str().unwrap();
+    assert!(
+        sat == "stopped" || sat.starts_with("not started"),
+        "{race:?}"
+    );
 }

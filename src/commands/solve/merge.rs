@@ -260,6 +260,7 @@ fn stats(inputs: &[Input]) -> SolverStats {
         units: None,
         units_run: None,
         unit_depth: None,
+        attempts: sum(&all, |s| s.attempts),
         variables: max(&all, |s| s.variables),
         clauses: max(&all, |s| s.clauses),
         sat_solves: sum(&all, |s| s.sat_solves),

@@ -139,6 +139,21 @@ fn misplaced(args: &SolveArgs) -> Option<String> {
             Engine::CpSat,
         ),
         ("--order", args.backtrack.order.is_some(), Engine::Backtrack),
+        (
+            "--no-restarts",
+            args.backtrack.no_restarts,
+            Engine::Backtrack,
+        ),
+        (
+            "--restart-unit",
+            args.backtrack.restart_unit.is_some(),
+            Engine::Backtrack,
+        ),
+        (
+            "--restart-seed",
+            args.backtrack.restart_seed.is_some(),
+            Engine::Backtrack,
+        ),
         ("--encoding", args.sat.encoding.is_some(), Engine::Sat),
     ];
     engine_options
@@ -209,7 +224,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
                 .with_split(args.split.unwrap_or(Split::Auto))
                 .with_constraints(constraints),
         ),
-        Engine::Backtrack => Box::new(args.backtrack.solver()),
+        Engine::Backtrack => Box::new(args.backtrack.solver_for(args.limit)),
         Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
         Engine::Sat => Box::new(args.sat.solver()),
         Engine::Auto => Box::new(crate::race::Auto::new()),

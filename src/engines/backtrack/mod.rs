@@ -70,6 +70,7 @@ mod masks;
 mod order;
 mod parallel;
 mod probe;
+mod restarts;
 mod search;
 mod tables;
 mod tree;
@@ -89,6 +90,7 @@ use crate::symmetry::labellings_per_picture;
 pub use order::Order;
 use parallel::Run;
 pub use probe::{Probe, ProbeEnd, probe};
+pub use restarts::Restarts;
 use tables::{MAX_WORDS, Setup, Tables};
 pub(crate) use tree::Sums;
 pub use tree::{Mean, TreeEstimate, estimate_tree};
@@ -120,6 +122,9 @@ pub struct Backtrack {
     /// (docs/architecture.md, "Backtracking"); only without `--symmetry`.
     /// `false` searches the full tree, for node-count studies.
     pub reduce_turns: bool,
+    /// How searches for the first solutions (`--limit`, without symmetry
+    /// rules or work units) restart; `None`: they do not.
+    pub restarts: Option<Restarts>,
 }
 
 impl Backtrack {
@@ -127,6 +132,7 @@ impl Backtrack {
         Backtrack {
             order,
             reduce_turns: true,
+            restarts: Some(Restarts::default()),
         }
     }
 
@@ -135,7 +141,15 @@ impl Backtrack {
         Backtrack {
             order,
             reduce_turns: false,
+            restarts: Some(Restarts::default()),
         }
+    }
+}
+
+impl Backtrack {
+    /// The search for first solutions: the row order, with restarts.
+    pub fn first_solutions() -> Backtrack {
+        Backtrack::new(FIRST_SOLUTIONS_ORDER)
     }
 }
 
@@ -145,8 +159,14 @@ impl Default for Backtrack {
     }
 }
 
-/// The default placement order (the fastest measured, docs/benchmarks.md).
+/// The default placement order (the fastest measured for complete runs,
+/// docs/benchmarks.md).
 pub(crate) const DEFAULT_ORDER: Order = Order::Spiral;
+
+/// The default placement order of searches for first solutions (with
+/// restarts): the spiral leaves a framed board's border to the end, where
+/// few border pieces fit, and stalls there (docs/backtracking.md, "Restarts").
+pub(crate) const FIRST_SOLUTIONS_ORDER: Order = Order::Row;
 
 impl Solver for Backtrack {
     fn engine(&self) -> crate::solve::Engine {
@@ -185,14 +205,36 @@ impl Solver for Backtrack {
             kinds,
             lists: false,
         };
-        let t = Tables::new(puzzle, self.order, &options.symmetry, setup);
         let watch = Watch::new(options, start);
         let check = || watch.check();
         let stop = AtomicBool::new(check());
         let threads = options.threads.max(1);
-        let (per_depth, units) = if stop.load(Ordering::Relaxed) {
-            (vec![0; t.cells], None)
-        } else {
+        let restarts = self.restarts.filter(|_| {
+            options.limit.is_some() && options.units.is_none() && options.symmetry.is_none()
+        });
+        let mut searched = Searched {
+            per_depth: vec![0; puzzle.len()],
+            units: None,
+            attempts: None,
+            complete: false,
+        };
+        let stopped = stop.load(Ordering::Relaxed);
+        if let Some(restarts) = restarts.filter(|_| !stopped) {
+            let plan = restarts::Plan {
+                puzzle,
+                order: self.order,
+                setup,
+                restarts,
+                threads,
+                stop: &stop,
+                check: &check,
+            };
+            let done = plan.run(callback);
+            searched.per_depth = done.per_depth;
+            searched.attempts = Some(done.attempts);
+            searched.complete = done.complete;
+        } else if !stopped {
+            let t = Tables::new(puzzle, self.order, &options.symmetry, setup);
             let run = Run {
                 t: &t,
                 threads,
@@ -200,12 +242,20 @@ impl Solver for Backtrack {
                 check: &check,
                 units: options.units.as_deref(),
             };
-            by_words!(t.words, W => run.go::<W>(callback))
-        };
+            (searched.per_depth, searched.units) = by_words!(t.words, W => run.go::<W>(callback));
+        }
+        let Searched {
+            per_depth,
+            units,
+            attempts,
+            complete,
+        } = searched;
         let total: u64 = per_depth.iter().sum();
         let elapsed = start.elapsed().as_secs_f64();
         let status = if callback.enough() {
             RunStatus::Stopped(StopReason::Limit)
+        } else if complete {
+            RunStatus::Complete
         } else {
             watch
                 .stopped(&stop)
@@ -226,10 +276,21 @@ impl Solver for Backtrack {
                 units: units.as_ref().map(|u| u.total as u64),
                 units_run: units.as_ref().map(|u| u.run as u64),
                 unit_depth: units.as_ref().map(|u| u.depth),
+                attempts,
                 ..SolverStats::default()
             },
         })
     }
+}
+
+/// What a search did, whichever way it ran.
+struct Searched {
+    per_depth: Vec<u64>,
+    units: Option<parallel::UnitInfo>,
+    /// With restarts: the attempts started.
+    attempts: Option<u64>,
+    /// With restarts: an attempt searched its whole tree.
+    complete: bool,
 }
 
 /// Whether the search handles a board this large.

@@ -179,15 +179,19 @@ mod tests {
                 assert_eq!(board.placed(), p.cells());
                 assert_eq!(board.verify(&p), Ok(()));
                 assert_eq!(r.deepest, p.cells());
-                // The same board is the full-tree search's first solution.
+                // The same board is the full-tree search's first solution
+                // (without restarts: one search in that order).
                 let opts = SolveOptions {
                     threads: 1,
                     limit: Some(1),
                     keep: Keep::All,
                     ..SolveOptions::default()
                 };
-                let first =
-                    solve::run(&super::super::Backtrack::full_tree(order), &p, &opts).unwrap();
+                let once = super::super::Backtrack {
+                    restarts: None,
+                    ..super::super::Backtrack::full_tree(order)
+                };
+                let first = solve::run(&once, &p, &opts).unwrap();
                 let cells: Vec<_> = board.cells().iter().map(|c| c.unwrap()).collect();
                 assert_eq!(first.raw.first().unwrap().cells(), &cells[..], "{order}");
             }

@@ -1,0 +1,462 @@
+//! Restarts for first-solution searches (`--limit`): the search runs on a
+//! node budget that follows the Luby sequence, and each new attempt
+//! searches the tiles in another seeded random order, each tile turned by a
+//! random quarter (a relabelled copy of the puzzle, its boards mapped
+//! back). A depth-first search stuck under an early wrong choice (a heavy
+//! tail) is left after its budget instead of searched to its end; an
+//! attempt that searches its whole tree has found every solution, so a run
+//! with restarts still ends complete where there are fewer solutions than
+//! the limit. Every thread runs its own sequence of attempts (a portfolio),
+//! the first with the puzzle as it is.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use crate::board::{Placement, Solution};
+use crate::puzzle::{Puzzle, Tile, Turning};
+use crate::rng::Rng;
+use crate::solve::{SolutionCallback, Stands};
+use crate::symmetry::{Symmetry, canonical, picture_canonical};
+
+use super::search::{CHECK_EVERY, State, search};
+use super::tables::{MAX_WORDS, Setup, Tables};
+use super::{MAX_TILES, Order};
+
+/// How first-solution searches restart: the Luby sequence times `unit`
+/// nodes per attempt, tile orders drawn from `seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restarts {
+    pub seed: u64,
+    /// Nodes of the shortest attempt (rounded up to a multiple of 65,536,
+    /// how often the search looks at the clock).
+    pub unit: u64,
+}
+
+impl Restarts {
+    /// The looks at the clock (one per `CHECK_EVERY` nodes) in a unit: the
+    /// unit rounded up to a whole number of them.
+    fn checks(&self) -> u64 {
+        self.unit.div_ceil(CHECK_EVERY as u64).max(1)
+    }
+}
+
+/// The measured default unit (docs/benchmarks.md, "Restarts").
+pub(super) const DEFAULT_UNIT: u64 = 1 << 18;
+
+impl Default for Restarts {
+    fn default() -> Self {
+        Restarts {
+            seed: 1,
+            unit: DEFAULT_UNIT,
+        }
+    }
+}
+
+/// The `i`-th term (from 1) of the Luby sequence: 1 1 2 1 1 2 4 1 1 2 ...
+pub(super) fn luby(i: u64) -> u64 {
+    debug_assert!(i >= 1);
+    let mut i = i;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+/// A copy of `puzzle` with its tiles in a random order, numbered 0, 1, ...
+/// in that order, each (where tiles turn and it is not a fixed piece)
+/// turned by a random quarter; and, per new number, the original tile and
+/// the turn to add to a rotation to get back. Without `rng`, the tiles keep
+/// their order and turns (only their numbers change).
+pub(super) fn relabel(puzzle: &Puzzle, mut rng: Option<&mut Rng>) -> (Puzzle, Vec<(i64, u8)>) {
+    let mut order: Vec<usize> = (0..puzzle.len()).collect();
+    if let Some(rng) = rng.as_deref_mut() {
+        rng.shuffle(&mut order);
+    }
+    let mut back = Vec::with_capacity(order.len());
+    let mut tiles = Vec::with_capacity(order.len());
+    for (new, &k) in order.iter().enumerate() {
+        let t = &puzzle.tiles[k];
+        let fixed = puzzle.hints.iter().any(|h| h.tile == t.id);
+        let turn = match rng.as_deref_mut() {
+            Some(rng) if !fixed && puzzle.turning == Turning::Quarter => rng.below(4) as u8,
+            _ => 0,
+        };
+        tiles.push(Tile {
+            id: new as i64,
+            edges: std::array::from_fn(|e| t.edge(turn, e)),
+        });
+        back.push((t.id, turn));
+    }
+    let new_id = |id: i64| back.iter().position(|&(o, _)| o == id).expect("a tile") as i64;
+    let hints = puzzle
+        .hints
+        .iter()
+        .map(|h| crate::puzzle::Hint {
+            tile: new_id(h.tile),
+            ..*h
+        })
+        .collect();
+    let relabelled = Puzzle {
+        tiles,
+        hints,
+        ..puzzle.clone()
+    };
+    (relabelled, back)
+}
+
+/// What one restart search is given.
+pub(super) struct Plan<'a> {
+    pub(super) puzzle: &'a Puzzle,
+    pub(super) order: Order,
+    pub(super) setup: Setup,
+    pub(super) restarts: Restarts,
+    pub(super) threads: usize,
+    /// Set to stop every worker (the caller's stop, or enough found).
+    pub(super) stop: &'a AtomicBool,
+    /// The clock and Ctrl-C.
+    pub(super) check: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// What a restart search did.
+pub(super) struct Done {
+    pub(super) per_depth: Vec<u64>,
+    /// Attempts started, over all workers.
+    pub(super) attempts: u64,
+    /// Some attempt searched its whole tree.
+    pub(super) complete: bool,
+}
+
+/// A worker's message: a board (original tiles) and what it stands for.
+type Msg = (Vec<Placement>, Stands);
+
+impl Plan<'_> {
+    /// Run the workers and hand their boards, each class once, to
+    /// `callback`, until it has enough, an attempt ends its tree, or the
+    /// caller stops the search.
+    pub(super) fn run(&self, callback: &mut dyn SolutionCallback) -> Done {
+        let threads = self.threads.max(1);
+        let attempts = AtomicU64::new(0);
+        let complete = AtomicBool::new(false);
+        let (tx, rx) = mpsc::sync_channel::<Msg>(2 * threads);
+        let mut per_depth = vec![0u64; self.puzzle.len()];
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for k in 0..threads {
+                let tx = tx.clone();
+                let (attempts, complete) = (&attempts, &complete);
+                handles.push(scope.spawn(move || self.worker(k, tx, attempts, complete)));
+            }
+            drop(tx);
+            self.collect(rx, callback);
+            for h in handles {
+                for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
+                    *a += b;
+                }
+            }
+        });
+        Done {
+            per_depth,
+            attempts: attempts.into_inner(),
+            complete: complete.into_inner(),
+        }
+    }
+
+    /// Pass on each class the first time a worker finds it (attempts find
+    /// the same boards again, each labelled and turned its own way).
+    fn collect(&self, rx: mpsc::Receiver<Msg>, callback: &mut dyn SolutionCallback) {
+        let shape = self.puzzle.shape();
+        let mut seen: HashSet<Solution> = HashSet::new();
+        // Not the stop flag: an attempt that ends its tree sets it with
+        // its last boards still on their way.
+        let mut enough = false;
+        for (cells, stands) in rx {
+            if enough {
+                continue;
+            }
+            let s = Solution::shaped(cells, shape);
+            let key = match stands {
+                Stands::Board => s.clone(),
+                Stands::Turns => canonical(&s),
+                Stands::PictureClass => picture_canonical(self.puzzle, &s),
+            };
+            if seen.insert(key) {
+                callback.on_solution(s.cells(), stands);
+                if callback.enough() {
+                    enough = true;
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Worker `k`: attempts until the search stops; its nodes per depth.
+    fn worker(
+        &self,
+        k: usize,
+        tx: mpsc::SyncSender<Msg>,
+        attempts: &AtomicU64,
+        complete: &AtomicBool,
+    ) -> Vec<u64> {
+        let mut rng = Rng::new(self.restarts.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut nodes = vec![0u64; self.puzzle.len()];
+        let none = Symmetry::none();
+        for i in 1u64.. {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            attempts.fetch_add(1, Ordering::Relaxed);
+            let first = k == 0 && i == 1;
+            let (puzzle, back) = relabel(self.puzzle, (!first).then_some(&mut rng));
+            let t = Tables::new(&puzzle, self.order, &none, self.setup);
+            let budget = luby(i).saturating_mul(self.restarts.checks());
+            let attempt = Attempt {
+                t: &t,
+                back: &back,
+                budget,
+                tx: &tx,
+                stop: self.stop,
+                check: self.check,
+            };
+            let ended = by_words!(t.words, W => attempt.go::<W>(&mut nodes));
+            match ended {
+                Ended::Tree => {
+                    complete.store(true, Ordering::Relaxed);
+                    self.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Ended::Budget => {}
+                Ended::Stopped => break,
+            }
+        }
+        nodes
+    }
+}
+
+/// How an attempt ended.
+enum Ended {
+    /// It searched its whole tree.
+    Tree,
+    /// Its budget ran out.
+    Budget,
+    /// The search was stopped.
+    Stopped,
+}
+
+/// One attempt: a search of a relabelled puzzle on a budget of checks
+/// (one per `CHECK_EVERY` nodes).
+struct Attempt<'a, 'p> {
+    t: &'a Tables<'p>,
+    back: &'a [(i64, u8)],
+    budget: u64,
+    tx: &'a mpsc::SyncSender<Msg>,
+    stop: &'a AtomicBool,
+    check: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Attempt<'_, '_> {
+    fn go<const W: usize>(&self, nodes: &mut [u64]) -> Ended {
+        let t = self.t;
+        let checks = AtomicU64::new(0);
+        let out_of_budget = AtomicBool::new(false);
+        let check = || {
+            if (self.check)() || self.stop.load(Ordering::Relaxed) {
+                self.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+            let spent = checks.fetch_add(1, Ordering::Relaxed) + 1 >= self.budget;
+            if spent {
+                out_of_budget.store(true, Ordering::Relaxed);
+            }
+            spent
+        };
+        let halt = AtomicBool::new(false);
+        let mut st = State::<W>::new(t, &halt, &check);
+        let mut buf = Vec::new();
+        let mut out = |cells: &[Placement]| {
+            let board = cells
+                .iter()
+                .map(|p| {
+                    let (tile, turn) = self.back[p.tile as usize];
+                    Placement {
+                        tile,
+                        rotation: (p.rotation + turn) % 4,
+                    }
+                })
+                .collect();
+            if self.tx.send((board, t.stands)).is_err() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let finished = search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
+            t.emit(placed, &mut buf, &mut out);
+            !self.stop.load(Ordering::Relaxed)
+        });
+        for (a, b) in nodes.iter_mut().zip(&st.nodes) {
+            *a += b;
+        }
+        if finished && !halt.load(Ordering::Relaxed) {
+            Ended::Tree
+        } else if out_of_budget.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed) {
+            Ended::Budget
+        } else {
+            Ended::Stopped
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::backtrack::Backtrack;
+    use crate::generate::{PlantOptions, Rng as GenRng, plant};
+    use crate::solve::{Outcome, SolveOptions, run};
+
+    /// A planted puzzle whose tree takes many attempts of 65,536 nodes.
+    fn planted(n: usize, motifs: usize, seed: u64, self_matching: bool) -> Puzzle {
+        plant(
+            &mut GenRng::new(seed),
+            &PlantOptions {
+                n,
+                motifs,
+                self_matching,
+            },
+        )
+        .0
+    }
+
+    fn restarting(order: Order, seed: u64) -> Backtrack {
+        Backtrack {
+            restarts: Some(Restarts { seed, unit: 1 }),
+            ..Backtrack::new(order)
+        }
+    }
+
+    #[test]
+    fn a_relabelled_puzzle_maps_back_to_the_same_solutions() {
+        let p = planted(4, 3, 7, true);
+        let options = SolveOptions::default();
+        let plain = Backtrack {
+            restarts: None,
+            ..Backtrack::default()
+        };
+        let all = run(&plain, &p, &options).unwrap();
+        for seed in 0..4 {
+            let (q, back) = relabel(&p, Some(&mut Rng::new(seed)));
+            let theirs = run(&plain, &q, &options).unwrap();
+            let mut mapped: Vec<Solution> = theirs
+                .raw
+                .iter()
+                .map(|s| {
+                    let cells = s
+                        .cells()
+                        .iter()
+                        .map(|c| {
+                            let (tile, turn) = back[c.tile as usize];
+                            Placement {
+                                tile,
+                                rotation: (c.rotation + turn) % 4,
+                            }
+                        })
+                        .collect();
+                    Solution::shaped(cells, p.shape())
+                })
+                .collect();
+            mapped.sort();
+            assert_eq!(mapped, all.raw, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn restarts_past_every_solution_end_complete_with_each_class_once() {
+        // Trees of 4-8 units: one solution, and two classes of one
+        // picture (a tile that shows the same edges after a half turn).
+        for (n, motifs, seed, threads) in [(5, 8, 1, 1), (5, 7, 1, 2)] {
+            let p = planted(n, motifs, seed, true);
+            let plain = Backtrack {
+                restarts: None,
+                ..Backtrack::default()
+            };
+            let all = run(&plain, &p, &SolveOptions::default()).unwrap();
+            {
+                let options = SolveOptions {
+                    threads,
+                    limit: Some(usize::MAX),
+                    ..SolveOptions::default()
+                };
+                let r = run(&restarting(Order::Row, seed), &p, &options).unwrap();
+                assert_eq!(r.outcome, Outcome::Complete);
+                assert_eq!(r.counts, all.counts, "{n}x{n}, {threads} threads");
+                assert_eq!(r.raw, all.raw);
+                // Attempts with budgets of 1, 1, 2, 1, 1, 2, 4, ... units
+                // before one covers the tree, on each thread.
+                assert!(r.stats.attempts.unwrap() >= 3, "{:?}", r.stats.attempts);
+            }
+        }
+    }
+
+    #[test]
+    fn each_class_reaches_the_collector_once() {
+        // A puzzle with twins: boards of one picture class differ in
+        // which twin lies where.
+        let p = (1..50)
+            .map(|seed| planted(3, 2, seed, false))
+            .find(|p| crate::generate::tiles_with_twins(p) > 0)
+            .unwrap();
+        let plain = Backtrack {
+            restarts: None,
+            ..Backtrack::default()
+        };
+        let all = run(&plain, &p, &SolveOptions::default()).unwrap();
+        let s = all.raw[0].clone();
+        let mut same = Vec::new();
+        crate::symmetry::each_same_picture(&p, &s, &mut |b| {
+            same.push(b);
+            true
+        });
+        assert!(same.len() > 1);
+        let turned = s.turns()[1].clone();
+        let stop = AtomicBool::new(false);
+        let plan = Plan {
+            puzzle: &p,
+            order: Order::Row,
+            setup: Setup::default(),
+            restarts: Restarts::default(),
+            threads: 1,
+            stop: &stop,
+            check: &|| false,
+        };
+        struct Got(Vec<Stands>);
+        impl SolutionCallback for Got {
+            fn on_solution(&mut self, _: &[Placement], stands: Stands) {
+                self.0.push(stands);
+            }
+        }
+        // A run reports one kind of board: each is passed on once.
+        let turns = [&s, &turned, &s];
+        let pictures: Vec<&Solution> = same.iter().chain([&turned]).collect();
+        for (boards, stands) in [
+            (&turns[..], Stands::Turns),
+            (&pictures, Stands::PictureClass),
+        ] {
+            let (tx, rx) = mpsc::sync_channel(boards.len());
+            for b in boards {
+                tx.send((b.cells().to_vec(), stands)).unwrap();
+            }
+            drop(tx);
+            let mut got = Got(Vec::new());
+            plan.collect(rx, &mut got);
+            assert_eq!(got.0, [stands]);
+        }
+    }
+
+    #[test]
+    fn the_luby_sequence() {
+        let seq: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(seq, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}
