@@ -1,7 +1,8 @@
 //! The edge-matching family (frames, rectangles, fixed pieces, no turns):
-//! differential property tests on planted puzzles. Both solvers, every
-//! placement order, every CP model, the documented-exact symmetry
-//! formulations that apply and both exact counting methods must agree.
+//! differential property tests on planted puzzles. The three engines, every
+//! placement order, every CP model and SAT encoding, the documented-exact
+//! symmetry formulations that apply and both exact counting methods must
+//! agree; first solutions (with restarts) are among them.
 
 use crate::common;
 
@@ -9,6 +10,7 @@ use proptest::prelude::*;
 use scramble::commands::count::{self, CountOptions, Method};
 use scramble::engines::backtrack::{Backtrack, Order};
 use scramble::engines::cpsat::CpSat;
+use scramble::engines::sat::{Encoding, Sat};
 use scramble::generate::{FamilyOptions, Rng, plant_family};
 use scramble::model::Choice;
 use scramble::puzzle::{Group, Puzzle, Turning};
@@ -78,10 +80,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Every backtracking order, reduced and full tree, finds the planted
-    /// solution and the same sets; `count`'s dp and enumerate agree with
-    /// them.
+    /// solution and the same sets, and so does every SAT encoding;
+    /// `count`'s dp and enumerate agree with them; a first solution of the
+    /// backtracker with restarts and of `--solver auto` is one of them.
     #[test]
-    fn backtracking_and_count_agree(seed in any::<u64>(), o in options()) {
+    fn backtracking_sat_and_count_agree(seed in any::<u64>(), o in options()) {
         let (p, planted) = plant_family(&mut Rng::new(seed), &o);
         check_group(&p);
         let Some(counts) = small(&p) else { return Ok(()) };
@@ -94,6 +97,18 @@ proptest! {
                 let r = solve::run(&solver, &p, &SolveOptions::default()).unwrap();
                 prop_assert_eq!(summary(&r), summary(&base), "{} {:?}", order, o);
             }
+        }
+        for e in Encoding::ALL {
+            let r = solve::run(&Sat::new(e), &p, &SolveOptions::default()).unwrap();
+            prop_assert_eq!(summary(&r), summary(&base), "sat {} {:?}", e, o);
+        }
+        let first = SolveOptions { limit: Some(1), threads: 2, ..SolveOptions::default() };
+        for r in [
+            solve::run(&Backtrack::first_solutions(), &p, &first).unwrap(),
+            solve::run(&scramble::race::Auto::new(), &p, &first).unwrap(),
+        ] {
+            prop_assert_eq!(r.classes.len(), 1, "{:?}", o);
+            prop_assert!(base.classes.contains(&r.classes[0]), "{:?}", o);
         }
         prop_assert_eq!(
             counts,

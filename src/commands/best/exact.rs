@@ -48,8 +48,8 @@ pub(super) fn within_reach(
     }
 }
 
-/// The first solution of the plain backtracker (row scan on `threads`
-/// threads, turns reduced), or none when `stop` or the time limit ended it
+/// The first solution of the plain backtracker (row scan with restarts on
+/// `threads` threads, turns reduced), or none when `stop` or the time limit ended it
 /// or the tree holds none; and its nodes.
 pub(super) fn first_solution(
     puzzle: &Puzzle,
