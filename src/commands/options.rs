@@ -35,6 +35,11 @@ pub struct BacktrackArgs {
     /// one turn each (for node-count studies; the solutions are the same).
     #[arg(long)]
     pub full_tree: bool,
+}
+
+/// How the backtracker's first-solution searches (`--limit`) restart.
+#[derive(Debug, Args)]
+pub struct RestartArgs {
     /// Backtracking with --limit: search once, in the one order, instead of
     /// restarting on a growing node budget with the tiles in a new random
     /// order each time (docs/backtracking.md, "Restarts").
@@ -49,30 +54,49 @@ pub struct BacktrackArgs {
     pub restart_seed: Option<u64>,
 }
 
+impl RestartArgs {
+    /// The first option given, if any.
+    pub fn given(&self) -> Option<&'static str> {
+        if self.no_restarts {
+            Some("--no-restarts")
+        } else if self.restart_unit.is_some() {
+            Some("--restart-unit")
+        } else if self.restart_seed.is_some() {
+            Some("--restart-seed")
+        } else {
+            None
+        }
+    }
+}
+
 impl BacktrackArgs {
     /// The backtracker for a complete run.
     pub fn solver(&self) -> Backtrack {
-        self.solver_for(None)
+        self.with_order(DEFAULT_ORDER)
     }
 
-    /// The backtracker for a run that stops at `limit` classes, if any
-    /// (first solutions have their own default order).
-    pub fn solver_for(&self, limit: Option<u64>) -> Backtrack {
-        let default = limit.map_or(DEFAULT_ORDER, |_| FIRST_SOLUTIONS_ORDER);
-        let order = self.order.unwrap_or(default);
-        let mut bt = if self.full_tree {
-            Backtrack::full_tree(order)
-        } else {
-            Backtrack::new(order)
-        };
-        bt.restarts = (!self.no_restarts).then(|| {
+    /// The backtracker for first solutions (a run with --limit): its own
+    /// default order, and restarts as asked.
+    pub fn first_solutions(&self, restarts: &RestartArgs) -> Backtrack {
+        let mut bt = self.with_order(FIRST_SOLUTIONS_ORDER);
+        bt.restarts = (!restarts.no_restarts).then(|| {
             let d = Restarts::default();
             Restarts {
-                seed: self.restart_seed.unwrap_or(d.seed),
-                unit: self.restart_unit.unwrap_or(d.unit),
+                seed: restarts.restart_seed.unwrap_or(d.seed),
+                unit: restarts.restart_unit.unwrap_or(d.unit),
             }
         });
         bt
+    }
+
+    /// The backtracker in the order given, else in `default`.
+    fn with_order(&self, default: Order) -> Backtrack {
+        let order = self.order.unwrap_or(default);
+        if self.full_tree {
+            Backtrack::full_tree(order)
+        } else {
+            Backtrack::new(order)
+        }
     }
 }
 

@@ -488,3 +488,40 @@ fn a_board_past_the_limit_is_an_input_error() {
         .stderr(predicate::str::contains("big.yaml"))
         .stderr(predicate::str::contains("at most 1024"));
 }
+
+#[test]
+fn first_solutions_restart_as_asked_and_the_options_are_checked() {
+    let seed = seed();
+    let p = seed.to_str().unwrap();
+    // Restarts (the default) and one search in one order both find a
+    // first class; the report counts the attempts and names the order.
+    for extra in [&["--restart-seed", "7"][..], &["--no-restarts"]] {
+        let mut args = vec![p, "--solver", "backtrack", "--limit", "1"];
+        args.extend_from_slice(extra);
+        let (v, code) = solve_json(&args);
+        assert_eq!((code, &v["classes_count"]), (0, &1.into()), "{extra:?}");
+        assert_eq!(v["model"], "row");
+        assert_eq!(
+            v["solver_stats"]["attempts"].is_u64(),
+            extra[0] != "--no-restarts"
+        );
+    }
+    // Restart options without --limit, or for another engine, are refused.
+    for (args, says) in [
+        (
+            vec![p, "--solver", "backtrack", "--no-restarts"],
+            "--no-restarts applies to first-solution runs only",
+        ),
+        (
+            vec![p, "--limit", "1", "--restart-unit", "100"],
+            "--restart-unit applies to --solver backtrack only",
+        ),
+    ] {
+        cmd()
+            .arg("solve")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}

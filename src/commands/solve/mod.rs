@@ -40,6 +40,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub backtrack: BacktrackArgs,
     #[command(flatten)]
+    pub restarts: RestartArgs,
+    #[command(flatten)]
     pub sat: SatArgs,
     /// Print every raw solution, not only one per class.
     #[arg(long)]
@@ -140,18 +142,8 @@ fn misplaced(args: &SolveArgs) -> Option<String> {
         ),
         ("--order", args.backtrack.order.is_some(), Engine::Backtrack),
         (
-            "--no-restarts",
-            args.backtrack.no_restarts,
-            Engine::Backtrack,
-        ),
-        (
-            "--restart-unit",
-            args.backtrack.restart_unit.is_some(),
-            Engine::Backtrack,
-        ),
-        (
-            "--restart-seed",
-            args.backtrack.restart_seed.is_some(),
+            args.restarts.given().unwrap_or_default(),
+            args.restarts.given().is_some(),
             Engine::Backtrack,
         ),
         ("--encoding", args.sat.encoding.is_some(), Engine::Sat),
@@ -174,6 +166,11 @@ fn misplaced(args: &SolveArgs) -> Option<String> {
 fn usage(args: &SolveArgs) -> Result<Option<Shard>, CliError> {
     if let Some(why) = misplaced(args) {
         return Err(CliError::Usage(why));
+    }
+    if let (Some(flag), None) = (args.restarts.given(), args.limit) {
+        return Err(CliError::Usage(format!(
+            "{flag} applies to first-solution runs only: add --limit N"
+        )));
     }
     let jsonl = args.format == Format::Jsonl;
     if jsonl && (args.all || args.count || args.out.is_some()) {
@@ -224,7 +221,10 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
                 .with_split(args.split.unwrap_or(Split::Auto))
                 .with_constraints(constraints),
         ),
-        Engine::Backtrack => Box::new(args.backtrack.solver_for(args.limit)),
+        Engine::Backtrack => Box::new(match args.limit {
+            Some(_) => args.backtrack.first_solutions(&args.restarts),
+            None => args.backtrack.solver(),
+        }),
         Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
         Engine::Sat => Box::new(args.sat.solver()),
         Engine::Auto => Box::new(crate::race::Auto::new()),
