@@ -279,7 +279,7 @@ impl Auto {
                     race.push(Entrant {
                         engine: solver.engine(),
                         model: solver.model_name(),
-                        ended: "not started: the race ended in the head start".into(),
+                        ended: "not started (the race ended within the head start)".into(),
                         wall_time_s: 0.0,
                         stats: Default::default(),
                     });

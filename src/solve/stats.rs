@@ -65,8 +65,8 @@ pub struct SolverStats {
 pub struct Entrant {
     pub engine: Engine,
     pub model: String,
-    /// `won`, `stopped`, `chosen for a complete run`, `not started: ...`
-    /// (the race ended before its head start did) or `failed: why`.
+    /// `won`, `stopped`, `chosen for a complete run`, `not started (...)`
+    /// (the race ended within the head start) or `failed: why`.
     pub ended: String,
     pub wall_time_s: f64,
     pub stats: SolverStats,

@@ -27,10 +27,12 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         let entrants: Vec<String> = race
             .iter()
             .map(|e| {
-                format!(
-                    "{} ({}) {} after {:.3} s",
-                    e.engine, e.model, e.ended, e.wall_time_s
-                )
+                let head = format!("{} ({}) {}", e.engine, e.model, e.ended);
+                if e.ended.starts_with("not started") {
+                    head
+                } else {
+                    format!("{head} after {:.3} s", e.wall_time_s)
+                }
             })
             .collect();
         let _ = writeln!(out, "--solver auto: {}", entrants.join("; "));
