@@ -66,3 +66,30 @@ fn the_race_stops_at_the_time_limit() {
         "{race:?}"
     );
 }
+
+#[test]
+fn the_text_report_names_how_each_entrant_ended() {
+    let out = common::cmd()
+        .args(["solve", "--solver", "auto", "--limit", "1"])
+        .arg(e2("clue1.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("--solver auto: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(" won after "), "{line}");
+    // The SAT engine joins after the head start, if the race lasts: it
+    // never started, or ran and says for how long.
+    let sat = line
+        .split("; ")
+        .find(|e| e.starts_with("sat (colour-sequential) "))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        sat.ends_with(" not started (the race ended within the head start)")
+            || sat.contains(" after "),
+        "{line}"
+    );
+}
