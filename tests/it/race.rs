@@ -83,7 +83,7 @@ fn the_text_report_names_how_each_entrant_ended() {
     assert!(line.contains(" won after "), "{line}");
     // The SAT engine joins after the head start, if the race lasts: it
     // never started, or ran and says for how long.
-    let sat = line
+    let sat = line["--solver auto: ".len()..]
         .split("; ")
         .find(|e| e.starts_with("sat (colour-sequential) "))
         .unwrap_or_else(|| panic!("{line}"));
