@@ -144,9 +144,7 @@ impl Backtrack {
             restarts: Some(Restarts::default()),
         }
     }
-}
 
-impl Backtrack {
     /// The search for first solutions: the row order, with restarts.
     pub fn first_solutions() -> Backtrack {
         Backtrack::new(FIRST_SOLUTIONS_ORDER)
@@ -212,12 +210,8 @@ impl Solver for Backtrack {
         let restarts = self.restarts.filter(|_| {
             options.limit.is_some() && options.units.is_none() && options.symmetry.is_none()
         });
-        let mut searched = Searched {
-            per_depth: vec![0; puzzle.len()],
-            units: None,
-            attempts: None,
-            complete: false,
-        };
+        let (mut per_depth, mut units) = (vec![0; puzzle.len()], None);
+        let (mut attempts, mut complete) = (None, false);
         let stopped = stop.load(Ordering::Relaxed);
         if let Some(restarts) = restarts.filter(|_| !stopped) {
             let plan = restarts::Plan {
@@ -230,9 +224,7 @@ impl Solver for Backtrack {
                 check: &check,
             };
             let done = plan.run(callback);
-            searched.per_depth = done.per_depth;
-            searched.attempts = Some(done.attempts);
-            searched.complete = done.complete;
+            (per_depth, attempts, complete) = (done.per_depth, Some(done.attempts), done.complete);
         } else if !stopped {
             let t = Tables::new(puzzle, self.order, &options.symmetry, setup);
             let run = Run {
@@ -242,14 +234,8 @@ impl Solver for Backtrack {
                 check: &check,
                 units: options.units.as_deref(),
             };
-            (searched.per_depth, searched.units) = by_words!(t.words, W => run.go::<W>(callback));
+            (per_depth, units) = by_words!(t.words, W => run.go::<W>(callback));
         }
-        let Searched {
-            per_depth,
-            units,
-            attempts,
-            complete,
-        } = searched;
         let total: u64 = per_depth.iter().sum();
         let elapsed = start.elapsed().as_secs_f64();
         let status = if callback.enough() {
@@ -281,16 +267,6 @@ impl Solver for Backtrack {
             },
         })
     }
-}
-
-/// What a search did, whichever way it ran.
-struct Searched {
-    per_depth: Vec<u64>,
-    units: Option<parallel::UnitInfo>,
-    /// With restarts: the attempts started.
-    attempts: Option<u64>,
-    /// With restarts: an attempt searched its whole tree.
-    complete: bool,
 }
 
 /// Whether the search handles a board this large.
