@@ -301,6 +301,14 @@ pub enum SolveError {
     /// User constraints that do not fit the model (an input error).
     #[error("{0}")]
     Constraints(String),
+    #[error(
+        "the solver returned a board that symmetry formulation {formulation} rules out:\n{}",
+        .solution.to_seed_text()
+    )]
+    Unbroken {
+        formulation: String,
+        solution: Solution,
+    },
     #[error("the solver returned an assignment that is not a solution ({reason}):\n{}", .solution.to_seed_text())]
     Unverified {
         solution: Solution,

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{Formulation, Level};
+use super::{Clauses, Formulation, Level};
 use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::{Puzzle, Shape};
@@ -61,6 +61,9 @@ impl Formulation for Anchor {
         } else {
             orbit_representative(shape, cell) == cell
         }
+    }
+    fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
+        // The rule is per cell: `allows` has taken its placements out.
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();

@@ -3,7 +3,7 @@
 //! Board turns keep the centre tile in place and add 1 to its rotation, so
 //! exactly one of the four turns of a solution has it at rotation 0.
 
-use super::{Formulation, Level};
+use super::{Clauses, Formulation, Level};
 use crate::board::Solution;
 use crate::model::{Constraint, Model};
 use crate::puzzle::Puzzle;
@@ -38,6 +38,9 @@ impl Formulation for Center {
     fn allows(&self, puzzle: &Puzzle, cell: usize, _tile: i64, rotation: u8) -> bool {
         let m = puzzle.rows / 2;
         cell != m * puzzle.cols + m || rotation == 0
+    }
+    fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
+        // The rule is per cell: `allows` has taken its placements out.
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let m = puzzle.rows / 2;

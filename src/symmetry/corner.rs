@@ -3,7 +3,7 @@
 //! The four corner cells form one orbit under board turns and the four corner
 //! tiles are distinct, so exactly one turn puts the smallest of them top-left.
 
-use super::{Formulation, Level};
+use super::{Clauses, Formulation, Level};
 use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::Puzzle;
@@ -34,6 +34,12 @@ impl Formulation for Corner {
         [(0, n - 1), (n - 1, 0), (n - 1, n - 1)]
             .iter()
             .all(|&(i, j)| tl < s.at(i, j).tile)
+    }
+    fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
+        let n = puzzle.rows;
+        for c in [n - 1, (n - 1) * n, n * n - 1] {
+            super::clauses::smaller_tile(puzzle, out, 0, c);
+        }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.rows;

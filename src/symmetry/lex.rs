@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{Formulation, Level, turn_sources};
+use super::{Clauses, Formulation, Level, turn_sources};
 use crate::board::Solution;
 use crate::model::{BIG, Constraint, Lit, Model, VarId};
 use crate::puzzle::Puzzle;
@@ -31,6 +31,30 @@ impl Formulation for Lex {
     }
     fn accepts(&self, _puzzle: &Puzzle, s: &Solution) -> bool {
         s.turns()[1..].iter().all(|t| s <= t)
+    }
+    /// The tiles are distinct, so two different cells never hold equal
+    /// values and each comparison is decided at the first position whose
+    /// cell the turn moves: the first cell, unless the board is 1x1. There
+    /// the first tile is smaller than the one the turn brings; on a 1x1
+    /// board the tile stays and its rotation r is below (r + k) mod 4.
+    fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
+        let shape = puzzle.shape();
+        for &k in &shape.group.turns()[1..] {
+            let src = turn_sources(shape, k)[0];
+            if src != 0 {
+                super::clauses::smaller_tile(puzzle, out, 0, src);
+                continue;
+            }
+            for t in &puzzle.tiles {
+                for r in 0..4u8 {
+                    if (r as usize + k) % 4 < r as usize
+                        && let Some(x) = out.placed(0, t.id, r)
+                    {
+                        out.clause(&[-x]);
+                    }
+                }
+            }
+        }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();

@@ -12,12 +12,14 @@
 
 mod anchor;
 mod center;
+mod clauses;
 mod corner;
 mod lex;
 mod picture_lex;
 mod pictures;
 mod tiles;
 
+pub use clauses::Clauses;
 #[cfg(test)]
 pub(crate) use pictures::same_picture;
 pub(crate) use pictures::{
@@ -126,7 +128,8 @@ pub enum Level {
     Tiles,
 }
 
-/// A symmetry-breaking formulation: constraints added to the CP model.
+/// A symmetry-breaking formulation: constraints added to the CP model,
+/// the same rule as clauses for the SAT engine, and stated directly.
 pub trait Formulation: Sync {
     /// The name used on the command line.
     fn name(&self) -> &'static str;
@@ -147,6 +150,10 @@ pub trait Formulation: Sync {
     fn allows(&self, _puzzle: &Puzzle, _cell: usize, _tile: i64, _rotation: u8) -> bool {
         true
     }
+    /// Write its constraints as clauses over the placements (the SAT
+    /// engine): the rest of its rule beyond `allows`, whose refused
+    /// placements the CNF leaves out.
+    fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses);
 }
 
 /// Every formulation, in the order reports list them.
@@ -308,6 +315,21 @@ impl Symmetry {
         self.parts
             .iter()
             .all(|p| p.allows(puzzle, cell, tile, rotation))
+    }
+
+    /// Write every part's clauses (the SAT engine).
+    pub(crate) fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
+        for p in &self.parts {
+            p.clauses(puzzle, out);
+        }
+    }
+
+    /// The first part that rules out a (verified) solution, if one does.
+    pub(crate) fn rejected_by(&self, puzzle: &Puzzle, s: &Solution) -> Option<&'static str> {
+        self.parts
+            .iter()
+            .find(|p| !p.accepts(puzzle, s))
+            .map(|p| p.name())
     }
 
     /// Add every part's constraints to the model.

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use super::lex::lex_leq;
-use super::{Formulation, Level, picture, turn_picture};
+use super::{Clauses, Formulation, Level, picture, turn_picture};
 use crate::board::Solution;
 use crate::model::{Constraint, Model, VarId};
 use crate::puzzle::{Edge, Half, Puzzle};
@@ -51,6 +51,22 @@ impl Formulation for PictureLex {
         shape.group.turns()[1..]
             .iter()
             .all(|&k| first <= codes(&turn_picture(shape, k, &pic)))
+    }
+    fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
+        let shape = puzzle.shape();
+        let shown = super::clauses::ShownEdges::new(puzzle, out);
+        let slots: Vec<[usize; 4]> = (0..shape.cells())
+            .map(|c| std::array::from_fn(|d| 4 * c + d))
+            .collect();
+        let xs: Vec<usize> = slots.iter().flatten().copied().collect();
+        for &k in &shape.group.turns()[1..] {
+            let ys: Vec<usize> = turn_picture(shape, k, &slots)
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            shown.lex_leq(out, &xs, &ys);
+        }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{Formulation, Level, identical_classes};
+use super::{Clauses, Formulation, Level, identical_classes};
 use crate::board::Solution;
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
@@ -47,6 +47,21 @@ impl Formulation for Tiles {
         puzzle
             .tile(tile)
             .is_none_or(|t| super::distinct_rotation(puzzle, t, rotation))
+    }
+    fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
+        for class in identical_classes(puzzle) {
+            for pair in class.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                for c in 0..puzzle.cells() {
+                    let Some(x) = out.holds(c, b) else {
+                        continue;
+                    };
+                    let mut lits = vec![-x];
+                    lits.extend((0..c).filter_map(|e| out.holds(e, a)));
+                    out.clause(&lits);
+                }
+            }
+        }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let n = puzzle.cols;

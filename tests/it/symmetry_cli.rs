@@ -196,6 +196,61 @@ fn symmetry_report_has_a_model_axis() {
     assert_eq!(boolean["size"]["table_tuples"], 0);
 }
 
+/// The SAT engine (the formulations as clauses) gives CP-SAT's verdicts
+/// row for row, on a puzzle with identical tiles where some combinations
+/// lose classes and others keep duplicates.
+#[test]
+fn symmetry_report_gives_the_same_verdicts_with_cp_sat_and_sat() {
+    if !common::has_cpsat() {
+        return;
+    }
+    let p = corpus().join("der-sternenhimmel.yaml");
+    let out = cmd()
+        .args(["symmetry-report", p.to_str().unwrap()])
+        .args(["--solvers", "cp-sat,sat", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2 * 12);
+    let (cp, sat) = rows.split_at(12);
+    assert!(sat.iter().all(|r| r["model"] == "sat colour-sequential"));
+    for (a, b) in cp.iter().zip(sat) {
+        assert_eq!(a["formulation"], b["formulation"]);
+        for key in ["raw", "classes", "pictures", "rotation", "picture"] {
+            assert_eq!(a[key], b[key], "{} {key}", a["formulation"]);
+        }
+    }
+    // Not every verdict is "exact": the comparison has something to tell.
+    let wrong = |key: &str| sat.iter().filter(|r| r[key]["verdict"] == "wrong").count();
+    assert!(wrong("rotation") >= 4 && wrong("picture") >= 1);
+}
+
+/// Only engines that enumerate every solution of a formulation report, and
+/// an engine's options need the engine.
+#[test]
+fn symmetry_report_s_engines_are_checked() {
+    for (args, says) in [
+        (&["--solvers", "auto"][..], "runs cp-sat, sat and backtrack"),
+        (
+            &["--solvers", "sat", "--model", "table"],
+            "--model applies to the cp-sat solver",
+        ),
+        (
+            &["--solvers", "backtrack", "--encoding", "colour"],
+            "--encoding applies to the sat solver",
+        ),
+    ] {
+        cmd()
+            .args(["symmetry-report", seed().to_str().unwrap()])
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(says));
+    }
+}
+
 #[test]
 fn symmetry_report_rejects_bad_input_before_solving() {
     cmd()

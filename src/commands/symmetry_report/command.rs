@@ -2,6 +2,7 @@
 //! CP model, with verdicts.
 
 use crate::commands::*;
+use crate::solve::Solver;
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -10,8 +11,20 @@ pub struct ReportArgs {
     pub puzzles: Vec<PathBuf>,
     #[command(flatten)]
     pub hints: HintArgs,
+    /// The engines that run every combination, comma-separated: cp-sat
+    /// (each --model), sat (each --encoding; the formulations as clauses)
+    /// and backtrack (the formulations as filters).
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "cp-sat",
+        value_delimiter = ','
+    )]
+    pub solvers: Vec<Engine>,
     #[command(flatten)]
     pub models: ModelsArgs,
+    #[command(flatten)]
+    pub encodings: EncodingsArgs,
     /// The combinations to report, e.g. --symmetry center,lex --symmetry
     /// anchor (repeat the option; proven or not, each gets its verdicts).
     /// The `none` run always comes first: it is the reference. Default:
@@ -39,20 +52,26 @@ pub struct ReportArgs {
 pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
-    // The full tree: the `none` row is the plain model, the baseline every
-    // formulation is compared with.
-    let solvers = args.models.solvers(true, &args.run.memory)?;
-    // The user's formulation: the same backends with the constraints.
+    let engines = engines(args)?;
+    // The user's formulation: CP-SAT's backends with the constraints.
     let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
-    let own: Vec<(CpSat, String)> = match solvers.first() {
-        Some(first) => match args.constraints.load(first)? {
+    let first_cp = engines.iter().find_map(|e| match e {
+        Entry::CpSat(cp) => Some(cp),
+        _ => None,
+    });
+    let own: Vec<(CpSat, String)> = match first_cp.map(|cp| args.constraints.load(cp)) {
+        Some(loaded) => match loaded? {
             Some(c) => {
                 let name = match own_symmetry.is_none() {
                     true => format!("constraints:{}", c.label()),
                     false => format!("{}+constraints:{}", own_symmetry.name(), c.label()),
                 };
-                solvers
+                engines
                     .iter()
+                    .filter_map(|e| match e {
+                        Entry::CpSat(cp) => Some(cp),
+                        _ => None,
+                    })
                     .map(|s| (s.clone().with_constraints(Some(c.clone())), name.clone()))
                     .collect()
             }
@@ -77,31 +96,33 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         std::iter::once(Symmetry::none()).chain(given).collect()
     };
     // --time-limit is the whole report's, shared among its rows.
-    let per_run = combos.len() + usize::from(!own.is_empty());
-    let mut time = crate::solve::TimeShare::new(
-        args.run.time_limit,
-        started,
-        puzzles.len() * solvers.len() * per_run,
-    );
+    let runs = engines.len() * combos.len() + own.len();
+    let mut time = crate::solve::TimeShare::new(args.run.time_limit, started, puzzles.len() * runs);
     let base = SolveOptions {
         time_limit: None,
         ..base
     };
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
-        for (k, solver) in solvers.iter().enumerate() {
+        let mut cp_k = 0;
+        for entry in &engines {
             if stop.is_stopped() {
                 break 'puzzles;
             }
-            let own = own
-                .get(k)
-                .map(|(cp, name)| crate::commands::symmetry_report::Own {
-                    solver: cp,
-                    symmetry: own_symmetry.clone(),
-                    name: name.clone(),
-                });
+            let own = match entry {
+                Entry::CpSat(_) => {
+                    cp_k += 1;
+                    own.get(cp_k - 1)
+                }
+                _ => None,
+            }
+            .map(|(cp, name)| crate::commands::symmetry_report::Own {
+                solver: cp,
+                symmetry: own_symmetry.clone(),
+                name: name.clone(),
+            });
             rows.extend(crate::commands::symmetry_report::run(
-                solver,
+                entry.solver(),
                 puzzle,
                 label,
                 &combos,
@@ -127,4 +148,75 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     } else {
         exit::OK
     })
+}
+
+/// One engine of the report.
+enum Entry {
+    CpSat(CpSat),
+    Sat(Sat),
+    Backtrack(Backtrack),
+}
+
+impl Entry {
+    fn solver(&self) -> &dyn Solver {
+        match self {
+            Entry::CpSat(s) => s,
+            Entry::Sat(s) => s,
+            Entry::Backtrack(s) => s,
+        }
+    }
+}
+
+/// The engines asked for, in order, each with its models or encodings;
+/// an option for an engine the list leaves out refused.
+fn engines(args: &ReportArgs) -> Result<Vec<Entry>, CliError> {
+    let mut kinds: Vec<Engine> = Vec::new();
+    for &k in &args.solvers {
+        if matches!(k, Engine::Graph | Engine::Auto) {
+            return Err(CliError::Usage(format!(
+                "--solvers {}: symmetry-report runs cp-sat, sat and backtrack",
+                k.name()
+            )));
+        }
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    if kinds.is_empty() {
+        return Err(CliError::Usage(
+            "--solvers: name at least one solver".into(),
+        ));
+    }
+    let left_out = |option: &str, engine: &str| {
+        CliError::Usage(format!(
+            "{option} applies to the {engine} solver, which --solvers leaves out"
+        ))
+    };
+    if !kinds.contains(&Engine::CpSat) {
+        if !args.models.models.is_empty() {
+            return Err(left_out("--model", "cp-sat"));
+        }
+        if args.constraints.constraints.is_some() {
+            return Err(left_out("--constraints", "cp-sat"));
+        }
+    }
+    if !kinds.contains(&Engine::Sat) && !args.encodings.encodings.is_empty() {
+        return Err(left_out("--encoding", "sat"));
+    }
+    let mut out = Vec::new();
+    for k in kinds {
+        match k {
+            // The full tree: the `none` row is the plain model, the
+            // baseline every formulation is compared with.
+            Engine::CpSat => out.extend(
+                args.models
+                    .solvers(true, &args.run.memory)?
+                    .into_iter()
+                    .map(Entry::CpSat),
+            ),
+            Engine::Sat => out.extend(args.encodings.solvers().into_iter().map(Entry::Sat)),
+            _ => out.push(Entry::Backtrack(Backtrack::default())),
+        }
+    }
+    Ok(out)
 }

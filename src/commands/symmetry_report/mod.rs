@@ -70,7 +70,8 @@ impl fmt::Display for Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Row {
     pub puzzle: String,
-    /// The CP formulation (encoding) of the model.
+    /// The CP formulation (encoding) of the model; for another engine, the
+    /// engine and its model.
     pub model: String,
     pub formulation: String,
     /// `None` when the formulation applies; else why not.
@@ -131,7 +132,7 @@ pub(crate) fn run(
             model: if is_own {
                 own.map(|o| o.solver.model_name()).unwrap_or_default()
             } else {
-                solver.model_name()
+                model_label(solver)
             },
             formulation,
             not_applicable: None,
@@ -181,7 +182,8 @@ pub(crate) fn run(
         row.complete = complete;
         row.wall_time_s = r.wall_time.as_secs_f64();
         row.branches = r.stats.branches.unwrap_or(0);
-        row.conflicts = r.stats.conflicts.unwrap_or(0);
+        // CaDiCaL learns one clause per conflict.
+        row.conflicts = r.stats.conflicts.or(r.stats.learned_clauses).unwrap_or(0);
         row.size = solver.model_size(puzzle, sym);
         if let Some((classes, pictures, true)) = &reference
             && complete
@@ -204,6 +206,15 @@ pub(crate) fn run(
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The model column: CP-SAT's model, or the other engine and its model
+/// (`sat colour-sequential`, `backtrack spiral`).
+fn model_label(solver: &dyn Solver) -> String {
+    match solver.engine() {
+        solve::Engine::CpSat => solver.model_name(),
+        e => format!("{} {}", e.name(), solver.model_name()),
+    }
 }
 
 /// Which formulations were exact on every puzzle and model they ran on,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP};
 use crate::solve::SolveError;
-use crate::symmetry::{Symmetry, distinct_rotation, tile_kinds};
+use crate::symmetry::{Clauses, Symmetry, distinct_rotation, tile_kinds};
 
 use super::{Amo, Encoding, Matching};
 
@@ -141,7 +141,7 @@ fn pieces(puzzle: &Puzzle, kinds: bool) -> Vec<Piece> {
 
 /// Build the CNF of `puzzle`: `kinds` places identical tiles as kinds in
 /// their distinct rotations (one model per picture); `symmetry`'s per-cell
-/// rule removes placements (its full rule is checked on each model).
+/// rule removes placements and the rest of it is written as clauses.
 pub(crate) fn build(
     puzzle: &Puzzle,
     encoding: Encoding,
@@ -202,7 +202,91 @@ pub(crate) fn build(
         }
         stop_here(cancel)?;
     }
+    if !symmetry.is_none() {
+        let mut sink = Sink::new(&mut cnf, puzzle);
+        symmetry.clauses(puzzle, &mut sink);
+        sink.finish()?;
+    }
     Ok(cnf)
+}
+
+/// The CNF as the symmetry formulations write to it: placements by tile
+/// id, "cell holds tile" variables made when first asked for, and the
+/// first clause past the size limit kept as the error.
+struct Sink<'a> {
+    cnf: &'a mut Cnf,
+    /// (cell, tile id, rotation) -> its placement variable.
+    placed: HashMap<(usize, i64, u8), i32>,
+    holds: HashMap<(usize, i64), Option<i32>>,
+    failed: Option<SolveError>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(cnf: &'a mut Cnf, puzzle: &Puzzle) -> Sink<'a> {
+        let mut placed = HashMap::new();
+        // Symmetry breaking places tiles, never kinds: each piece is one
+        // tile.
+        for (c, choices) in cnf.cells.iter().enumerate() {
+            for ch in choices {
+                if let [k] = cnf.pieces[ch.piece].members[..] {
+                    placed.insert((c, puzzle.tiles[k].id, ch.rotation), ch.var);
+                }
+            }
+        }
+        Sink {
+            cnf,
+            placed,
+            holds: HashMap::new(),
+            failed: None,
+        }
+    }
+
+    fn finish(self) -> Result<(), SolveError> {
+        self.failed.map_or(Ok(()), Err)
+    }
+}
+
+impl Clauses for Sink<'_> {
+    fn placed(&mut self, cell: usize, tile: i64, rotation: u8) -> Option<i32> {
+        self.placed.get(&(cell, tile, rotation)).copied()
+    }
+
+    fn holds(&mut self, cell: usize, tile: i64) -> Option<i32> {
+        if let Some(&known) = self.holds.get(&(cell, tile)) {
+            return known;
+        }
+        let xs: Vec<i32> = (0..4u8)
+            .filter_map(|r| self.placed(cell, tile, r))
+            .collect();
+        let lit = match xs.as_slice() {
+            [] => None,
+            [x] => Some(*x),
+            _ => {
+                let y = self.var();
+                for &x in &xs {
+                    self.clause(&[-x, y]);
+                }
+                let mut back = vec![-y];
+                back.extend(&xs);
+                self.clause(&back);
+                Some(y)
+            }
+        };
+        self.holds.insert((cell, tile), lit);
+        lit
+    }
+
+    fn var(&mut self) -> i32 {
+        self.cnf.var()
+    }
+
+    fn clause(&mut self, lits: &[i32]) {
+        if self.failed.is_none()
+            && let Err(e) = self.cnf.clause(lits)
+        {
+            self.failed = Some(e);
+        }
+    }
 }
 
 /// A build stopped by the run's time limit or Ctrl-C.
@@ -323,8 +407,14 @@ fn cell_name(puzzle: &Puzzle, c: usize) -> String {
 }
 
 /// The CNF as DIMACS text, with a comment header naming the placement
-/// and colour variables (the rest are the at-most encodings' counters).
-pub(crate) fn dimacs(puzzle: &Puzzle, cnf: &Cnf, encoding: Encoding) -> String {
+/// and colour variables (the rest are the at-most encodings' counters and
+/// the symmetry formulations' auxiliaries).
+pub(crate) fn dimacs(
+    puzzle: &Puzzle,
+    cnf: &Cnf,
+    encoding: Encoding,
+    symmetry: &Symmetry,
+) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(
@@ -336,6 +426,9 @@ pub(crate) fn dimacs(puzzle: &Puzzle, cnf: &Cnf, encoding: Encoding) -> String {
         puzzle.cols,
         encoding.name()
     );
+    if !symmetry.is_none() {
+        let _ = writeln!(s, "c symmetry breaking {symmetry} (docs/symmetry.md)");
+    }
     s.push_str("c placement variables: v cell(i,j) tile rotation\n");
     for (c, choices) in cnf.cells.iter().enumerate() {
         for ch in choices {

@@ -3,8 +3,8 @@
 //! `cadical` crate bundles its source). Every model is a solution; the
 //! enumeration blocks each model's placements and solves again, so every
 //! labelled solution (or, with identical tiles, every picture) is found
-//! once. Symmetry formulations prune placements per cell and are checked in
-//! full on each model, as in the backtracker.
+//! once. Symmetry formulations are clauses too (their per-cell rule takes
+//! placements out); every model is checked against their direct statement.
 
 mod cnf;
 mod search;
@@ -157,7 +157,7 @@ pub fn dimacs(
         kinds(puzzle, symmetry, false),
         &crate::cancel::Cancel::never(),
     )?;
-    Ok(cnf::dimacs(puzzle, &cnf, encoding))
+    Ok(cnf::dimacs(puzzle, &cnf, encoding, symmetry))
 }
 
 impl Solver for Sat {
@@ -199,6 +199,7 @@ impl Solver for Sat {
         let halt = StopToken::new();
         let (tx, rx) = mpsc::channel();
         let mut stopped = None;
+        let mut broken = None;
         let effort: Vec<Effort> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads.min(units.len()).max(1))
                 .map(|_| {
@@ -220,7 +221,12 @@ impl Solver for Sat {
                 match event {
                     Event::Model { unit, cells } => {
                         let board = Solution::shaped(cells, puzzle.shape());
-                        if !options.symmetry.accepts(puzzle, &board) {
+                        if let Some(name) = options.symmetry.rejected_by(puzzle, &board) {
+                            broken.get_or_insert(SolveError::Unbroken {
+                                formulation: name.to_string(),
+                                solution: board,
+                            });
+                            halt.stop();
                             continue;
                         }
                         if options.units.is_some() {
@@ -255,6 +261,9 @@ impl Solver for Sat {
                 .map(|h| h.join().expect("a SAT worker panicked"))
                 .collect()
         });
+        if let Some(e) = broken {
+            return Err(e);
+        }
         let status = if callback.enough() {
             RunStatus::Stopped(StopReason::Limit)
         } else {

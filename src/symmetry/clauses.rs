@@ -1,0 +1,128 @@
+//! The formulations as clauses, for the SAT engine: what a formulation
+//! writes with ([`Clauses`], the engine's CNF behind it) and the pieces
+//! several formulations share (one tile's id below another's, the shown
+//! edges in order encoding, a lex chain over them). docs/symmetry.md, "As
+//! clauses", gives each formulation's clauses and why they state it.
+
+use crate::puzzle::Puzzle;
+
+use super::picture_lex::edge_code;
+
+/// A DIMACS literal: a positive variable, or its negation.
+pub(crate) type Lit = i32;
+
+/// Where a formulation writes its clauses: the SAT engine's CNF, whose
+/// placements (cell, tile, rotation) are its variables. Placements a
+/// cell cannot hold (the rules, or a formulation's per-cell rule,
+/// [`super::Formulation::allows`], took them out) have no literal.
+pub trait Clauses {
+    /// "Cell `cell` (0-based, row-major) holds tile `tile` in `rotation`".
+    fn placed(&mut self, cell: usize, tile: i64, rotation: u8) -> Option<Lit>;
+    /// "Cell `cell` holds tile `tile`", in any rotation.
+    fn holds(&mut self, cell: usize, tile: i64) -> Option<Lit>;
+    /// A new variable.
+    fn var(&mut self) -> Lit;
+    /// One clause: at least one of `lits` holds.
+    fn clause(&mut self, lits: &[Lit]);
+}
+
+/// The tile in cell `a` has a smaller id than the tile in cell `b` (two
+/// different cells): no pair of placements with the larger id in `a`.
+pub(super) fn smaller_tile(puzzle: &Puzzle, out: &mut dyn Clauses, a: usize, b: usize) {
+    let ids = puzzle.ids();
+    for (i, &big) in ids.iter().enumerate() {
+        let Some(x) = out.holds(a, big) else {
+            continue;
+        };
+        for &small in &ids[..i] {
+            if let Some(y) = out.holds(b, small) {
+                out.clause(&[-x, -y]);
+            }
+        }
+    }
+}
+
+/// The edge each cell shows on each side, in order encoding: `ge[s][k-1]`
+/// is "the code (`edge_code`) of slot `s` = 4 * cell + side is at least
+/// `k`", for k in 1..codes. Every placement fixes its cell's four codes,
+/// so these are functions of the placements.
+pub(super) struct ShownEdges {
+    /// The number of codes: each slot's code is in 0..codes.
+    pub(super) codes: usize,
+    ge: Vec<Vec<Lit>>,
+    /// A literal that always holds.
+    truth: Lit,
+}
+
+impl ShownEdges {
+    pub(super) fn new(puzzle: &Puzzle, out: &mut dyn Clauses) -> ShownEdges {
+        let codes = 3 * puzzle.motifs.len();
+        let truth = out.var();
+        out.clause(&[truth]);
+        let mut ge = Vec::with_capacity(4 * puzzle.cells());
+        for c in 0..puzzle.cells() {
+            let mut slots: Vec<Vec<Lit>> = (0..4)
+                .map(|_| (1..codes).map(|_| out.var()).collect())
+                .collect();
+            for slot in &slots {
+                for w in slot.windows(2) {
+                    // At least k+1 implies at least k.
+                    out.clause(&[-w[1], w[0]]);
+                }
+            }
+            for t in &puzzle.tiles {
+                for r in 0..4u8 {
+                    let Some(x) = out.placed(c, t.id, r) else {
+                        continue;
+                    };
+                    for (d, slot) in slots.iter_mut().enumerate() {
+                        let v = edge_code(t.edge(r, d)) as usize;
+                        if v >= 1 {
+                            out.clause(&[-x, slot[v - 1]]);
+                        }
+                        if v + 1 < codes {
+                            out.clause(&[-x, -slot[v]]);
+                        }
+                    }
+                }
+            }
+            ge.extend(slots);
+        }
+        ShownEdges { codes, ge, truth }
+    }
+
+    /// "Slot `s`'s code is at least `k`", for any k.
+    fn at_least(&self, s: usize, k: usize) -> Lit {
+        match k {
+            0 => self.truth,
+            k if k >= self.codes => -self.truth,
+            k => self.ge[s][k - 1],
+        }
+    }
+
+    /// The codes of slots `xs` are lexicographically <= those of `ys`.
+    ///
+    /// `e` ("equal so far") starts true; at each position where the two
+    /// slots differ, `e` either finds `lt` (x < y: x >= k implies
+    /// y >= k+1, for every k) or goes on to the next `e` (x <= y, for
+    /// every k). Where the prefix is equal every `e` is forced, and a first
+    /// position with x > y has neither. The other way round, the first
+    /// position with x < y sets `lt` and frees the rest.
+    pub(super) fn lex_leq(&self, out: &mut dyn Clauses, xs: &[usize], ys: &[usize]) {
+        let mut equal_so_far = self.truth;
+        for (&x, &y) in xs.iter().zip(ys) {
+            if x == y {
+                continue;
+            }
+            let (lt, e) = (out.var(), out.var());
+            out.clause(&[-equal_so_far, lt, e]);
+            for k in 0..self.codes {
+                out.clause(&[-lt, -self.at_least(x, k), self.at_least(y, k + 1)]);
+                if k >= 1 {
+                    out.clause(&[-e, -self.at_least(x, k), self.at_least(y, k)]);
+                }
+            }
+            equal_so_far = e;
+        }
+    }
+}
