@@ -55,24 +55,16 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     let engines = engines(args)?;
     // The user's formulation: CP-SAT's backends with the constraints.
     let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
-    let first_cp = engines.iter().find_map(|e| match e {
-        Entry::CpSat(cp) => Some(cp),
-        _ => None,
-    });
-    let own: Vec<(CpSat, String)> = match first_cp.map(|cp| args.constraints.load(cp)) {
+    let cps: Vec<&CpSat> = engines.iter().filter_map(Entry::cp_sat).collect();
+    let own: Vec<(CpSat, String)> = match cps.first().map(|cp| args.constraints.load(cp)) {
         Some(loaded) => match loaded? {
             Some(c) => {
                 let name = match own_symmetry.is_none() {
                     true => format!("constraints:{}", c.label()),
                     false => format!("{}+constraints:{}", own_symmetry.name(), c.label()),
                 };
-                engines
-                    .iter()
-                    .filter_map(|e| match e {
-                        Entry::CpSat(cp) => Some(cp),
-                        _ => None,
-                    })
-                    .map(|s| (s.clone().with_constraints(Some(c.clone())), name.clone()))
+                cps.iter()
+                    .map(|s| ((*s).clone().with_constraints(Some(c.clone())), name.clone()))
                     .collect()
             }
             None => Vec::new(),
@@ -104,23 +96,20 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
-        let mut cp_k = 0;
+        // The user's constraints go with each CP-SAT engine in turn.
+        let mut own_each = own.iter();
         for entry in &engines {
             if stop.is_stopped() {
                 break 'puzzles;
             }
-            let own = match entry {
-                Entry::CpSat(_) => {
-                    cp_k += 1;
-                    own.get(cp_k - 1)
-                }
-                _ => None,
-            }
-            .map(|(cp, name)| crate::commands::symmetry_report::Own {
-                solver: cp,
-                symmetry: own_symmetry.clone(),
-                name: name.clone(),
-            });
+            let own = entry
+                .cp_sat()
+                .and_then(|_| own_each.next())
+                .map(|(cp, name)| crate::commands::symmetry_report::Own {
+                    solver: cp,
+                    symmetry: own_symmetry.clone(),
+                    name: name.clone(),
+                });
             rows.extend(crate::commands::symmetry_report::run(
                 entry.solver(),
                 puzzle,
@@ -158,6 +147,13 @@ enum Entry {
 }
 
 impl Entry {
+    fn cp_sat(&self) -> Option<&CpSat> {
+        match self {
+            Entry::CpSat(cp) => Some(cp),
+            _ => None,
+        }
+    }
+
     fn solver(&self) -> &dyn Solver {
         match self {
             Entry::CpSat(s) => s,
