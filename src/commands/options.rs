@@ -354,3 +354,11 @@ pub struct HintArgs {
     #[arg(long = "hint", value_name = "SPEC")]
     pub hints: Vec<String>,
 }
+
+/// An engine's option given while `--solvers` leaves the engine out
+/// (bench, symmetry-report).
+pub(crate) fn left_out(option: &str, engine: &str) -> CliError {
+    CliError::Usage(format!(
+        "{option} applies to the {engine} solver, which --solvers leaves out"
+    ))
+}

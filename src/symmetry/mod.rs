@@ -423,7 +423,7 @@ pub(crate) fn picture_representative() -> Symmetry {
 }
 
 /// The combinations `scramble symmetry-report` runs, in order.
-pub(crate) fn report_combinations() -> Vec<Symmetry> {
+pub fn report_combinations() -> Vec<Symmetry> {
     [
         "none",
         "center",

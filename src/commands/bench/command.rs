@@ -229,14 +229,10 @@ fn cp_sat_engines(args: &BenchArgs, kinds: &[Engine]) -> Result<Vec<CpSat>, CliE
             _ => plain,
         }
     } else if args.constraints.constraints.is_some() {
-        return Err(CliError::Usage(
-            "--constraints applies to the cp-sat solver, which --solvers leaves out".into(),
-        ));
+        return Err(left_out("--constraints", "cp-sat"));
     } else {
         if !args.models.models.is_empty() {
-            return Err(CliError::Usage(
-                "--model applies to the cp-sat solver, which --solvers leaves out".into(),
-            ));
+            return Err(left_out("--model", "cp-sat"));
         }
         Vec::new()
     })
@@ -345,9 +341,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let cps = cp_sat_engines(args, &kinds)?;
     if !kinds.contains(&Engine::Sat) && !args.encodings.encodings.is_empty() {
-        return Err(CliError::Usage(
-            "--encoding applies to the sat solver, which --solvers leaves out".into(),
-        ));
+        return Err(left_out("--encoding", "sat"));
     }
     let sats = args.encodings.solvers();
     let bt = args.backtrack.solver();

@@ -183,11 +183,6 @@ fn engines(args: &ReportArgs) -> Result<Vec<Entry>, CliError> {
             "--solvers: name at least one solver".into(),
         ));
     }
-    let left_out = |option: &str, engine: &str| {
-        CliError::Usage(format!(
-            "{option} applies to the {engine} solver, which --solvers leaves out"
-        ))
-    };
     if !kinds.contains(&Engine::CpSat) {
         if !args.models.models.is_empty() {
             return Err(left_out("--model", "cp-sat"));
