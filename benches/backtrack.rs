@@ -114,7 +114,7 @@ fn nodes_per_second(c: &mut Criterion) {
     for order in [Order::Row, Order::Spiral, Order::Constrained] {
         let bt = Backtrack::new(order);
         for (name, p) in &big {
-            if order == Order::Row && p.rows == 7 {
+            if order == Order::Row && p.rows() == 7 {
                 // About two billion nodes: half a minute for one figure.
                 continue;
             }
@@ -134,7 +134,7 @@ fn nodes_per_second(c: &mut Criterion) {
     }
     // Threads: a search of over a second on one core.
     let bt = Backtrack::new(Order::Row);
-    for (name, p) in big.iter().filter(|(_, p)| p.rows == 6) {
+    for (name, p) in big.iter().filter(|(_, p)| p.rows() == 6) {
         let t1 = Instant::now();
         let a = count(&bt, p, &options(1));
         let s1 = t1.elapsed().as_secs_f64();

@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 mod lint;
+mod parts;
 pub mod pieces;
 mod rules;
 mod yaml;
 
 pub use lint::Lonely;
+pub(crate) use parts::Parts;
 pub use rules::{Facts, Group, Hint, HintFact, Shape, Turning};
 pub(crate) use rules::{cell_at, cell_name};
 pub use yaml::to_yaml;
@@ -101,27 +103,21 @@ pub(crate) fn base_side(e: usize, r: u8) -> usize {
 }
 
 /// A validated puzzle: `rows * cols` tiles sorted by id, and its rules.
+/// Its fields are read through methods: only the readers of its formats
+/// (this module's children) and [`Puzzle::new`], which checks them, make
+/// one.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
-    /// A short name: the directory name, or the file stem.
-    pub name: String,
-    /// The `# title` comment on the first line of the file, if any.
-    pub title: Option<String>,
-    /// The file the tiles came from.
-    pub source: PathBuf,
-    /// Board rows and columns (equal on a square board).
-    pub rows: usize,
-    pub cols: usize,
-    /// Tiles sorted by id.
-    pub tiles: Vec<Tile>,
-    /// Motif names, indexed by [`Edge::motif`], in order of first appearance.
-    pub motifs: Vec<String>,
-    /// The frame motif: its edges lie exactly on the board's outside.
-    pub frame: Option<u16>,
-    /// Fixed pieces, sorted.
-    pub hints: Vec<Hint>,
-    /// Whether tiles turn.
-    pub turning: Turning,
+    name: String,
+    title: Option<String>,
+    source: PathBuf,
+    rows: usize,
+    cols: usize,
+    tiles: Vec<Tile>,
+    motifs: Vec<String>,
+    frame: Option<u16>,
+    hints: Vec<Hint>,
+    turning: Turning,
 }
 
 /// Everything that can be wrong with a puzzle file.

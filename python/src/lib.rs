@@ -111,10 +111,11 @@ fn board(puzzle: &Puzzle, rows: Vec<Vec<(i64, u8)>>) -> PyResult<Solution> {
         .flatten()
         .map(|&(tile, rotation)| Placement { tile, rotation })
         .collect();
-    if rows.len() != puzzle.rows || rows.iter().any(|r| r.len() != puzzle.cols) {
+    if rows.len() != puzzle.rows() || rows.iter().any(|r| r.len() != puzzle.cols()) {
         return Err(InputError::new_err(format!(
             "a board of {} rows of {} (tile, rotation) pairs was expected",
-            puzzle.rows, puzzle.cols
+            puzzle.rows(),
+            puzzle.cols()
         )));
     }
     if cells.iter().any(|p| p.rotation > 3) {

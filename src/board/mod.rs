@@ -240,7 +240,7 @@ impl Solution {
 /// the rules allow there, whose edges fit the left and top neighbours. Used
 /// to split an enumeration into independent subproblems.
 pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement> {
-    let cols = puzzle.cols;
+    let cols = puzzle.cols();
     let k = prefix.len();
     if k >= puzzle.cells() {
         return Vec::new();
@@ -252,7 +252,7 @@ pub(crate) fn extensions(puzzle: &Puzzle, prefix: &[Placement]) -> Vec<Placement
         .then(|| edge_of(&prefix[k - cols], BOTTOM))
         .flatten();
     let mut out = Vec::new();
-    for (x, tile) in puzzle.tiles.iter().enumerate() {
+    for (x, tile) in puzzle.tiles().iter().enumerate() {
         if prefix.iter().any(|p| p.tile == tile.id) {
             continue;
         }

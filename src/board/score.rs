@@ -44,7 +44,7 @@ pub struct Score {
 impl Score {
     /// Every join of a board of this puzzle's size.
     pub fn joins_of(puzzle: &Puzzle) -> usize {
-        let (r, c) = (puzzle.rows, puzzle.cols);
+        let (r, c) = (puzzle.rows(), puzzle.cols());
         r * c.saturating_sub(1) + c * r.saturating_sub(1)
     }
 

@@ -29,7 +29,7 @@ pub(super) fn walk(
     at: impl Fn(usize) -> Option<Placement>,
     broken: &mut dyn FnMut(Join) -> Result<(), VerifyError>,
 ) -> Result<(), VerifyError> {
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
     if len != rows * cols {
         return Err(VerifyError::WrongSize {
             rows,
@@ -83,7 +83,7 @@ pub(super) fn walk(
                 why,
             });
         }
-        tiles.push(Some((&puzzle.tiles[idx], p.rotation)));
+        tiles.push(Some((&puzzle.tiles()[idx], p.rotation)));
     }
     let edge = |i: usize, j: usize, e: usize| tiles[i * cols + j].map(|(t, r)| t.edge(r, e));
     for i in 0..rows {

@@ -38,17 +38,17 @@ pub(super) fn run(args: &ConvertArgs) -> Result<u8, CliError> {
         })?
     } else {
         let mut p = puzzle.clone();
-        if p.title.is_none() {
-            p.title = Some(format!(
+        if p.title().is_none() {
+            p.set_title(Some(format!(
                 "converted by scramble from {}",
                 args.puzzle.display()
-            ));
+            )));
         }
         crate::puzzle::to_yaml(&p)
     };
     // The written file reads back as the same puzzle (a check of the
     // writers, before the user relies on the file).
-    let back = Puzzle::read(&text, &args.output, puzzle.name.clone())?;
+    let back = Puzzle::read(&text, &args.output, puzzle.name().to_string())?;
     if back.fingerprint() != puzzle.fingerprint() {
         return Err(CliError::Output {
             path: args.output.clone(),

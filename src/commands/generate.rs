@@ -212,7 +212,7 @@ pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
             }
             break (p, s);
         };
-        puzzle.title = Some(args.described(k + 1, motifs));
+        puzzle.set_title(Some(args.described(k + 1, motifs)));
         let mut text = to_yaml(&puzzle);
         let planted_line: Vec<String> = planted.cells().iter().map(|p| p.to_string()).collect();
         text = text.replacen(

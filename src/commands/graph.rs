@@ -24,12 +24,12 @@ pub(super) fn run(args: &GraphArgs, stop: StopToken) -> Result<u8, CliError> {
     let highlight = match args.solution {
         None => None,
         Some(k) => {
-            if !puzzle.is_plain_square() || puzzle.rows != 2 {
+            if !puzzle.is_plain_square() || puzzle.rows() != 2 {
                 return Err(CliError::Usage(format!(
                     "{}: --solution highlights the centre corners of a 2x2 board of plain edge matching; this board is {}x{}",
                     args.puzzle.display(),
-                    puzzle.rows,
-                    puzzle.cols
+                    puzzle.rows(),
+                    puzzle.cols()
                 )));
             }
             let options = SolveOptions {

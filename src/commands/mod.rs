@@ -226,7 +226,7 @@ pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
     }
     let mut fixed = Vec::new();
     for spec in &hints.hints {
-        let h = crate::puzzle::pieces::parse_hints(spec, puzzle.rows, puzzle.cols).map_err(
+        let h = crate::puzzle::pieces::parse_hints(spec, puzzle.rows(), puzzle.cols()).map_err(
             |message| PuzzleError::Rule {
                 path: path.to_path_buf(),
                 line: None,
@@ -248,7 +248,7 @@ fn warn_lonely(puzzle: &Puzzle) {
     if lonely.len() > LONELY_SHOWN {
         eprintln!(
             "warning: {}: {} more edges match no edge of another tile",
-            puzzle.source.display(),
+            puzzle.source().display(),
             lonely.len() - LONELY_SHOWN
         );
     }

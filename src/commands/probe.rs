@@ -136,8 +136,8 @@ pub(super) fn run(args: &ProbeArgs, stop: StopToken) -> Result<u8, CliError> {
 fn json_line(args: &ProbeArgs, puzzle: &Puzzle, order: Order, fields: serde_json::Value) -> String {
     let mut v = json!({
         "puzzle": args.puzzle.display().to_string(),
-        "rows": puzzle.rows,
-        "cols": puzzle.cols,
+        "rows": puzzle.rows(),
+        "cols": puzzle.cols(),
         "board": puzzle.describe_board(),
         "order": order.name(),
     });

@@ -36,14 +36,14 @@ pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
                 path: path.clone(),
                 message: format!(
                     "a board of {cells} cells is not a solution of the {}x{} board of {}",
-                    puzzle.rows,
-                    puzzle.cols,
-                    puzzle.source.display()
+                    puzzle.rows(),
+                    puzzle.cols(),
+                    puzzle.source().display()
                 ),
             })?;
             s.verify(&puzzle).map_err(|e| CliError::Output {
                 path: path.clone(),
-                message: format!("not a solution of {}: {e}", puzzle.source.display()),
+                message: format!("not a solution of {}: {e}", puzzle.source().display()),
             })?;
             svg::solution_picture(&puzzle, &s, images.as_ref())
         }

@@ -55,7 +55,7 @@ pub struct RecordingGraph {
 impl RecordingGraph {
     pub fn of(puzzle: &Puzzle) -> RecordingGraph {
         let mut arcs = Vec::with_capacity(4 * puzzle.len());
-        for (piece, t) in puzzle.tiles.iter().enumerate() {
+        for (piece, t) in puzzle.tiles().iter().enumerate() {
             for side in 0..4 {
                 arcs.push(Arc {
                     piece,
@@ -68,13 +68,13 @@ impl RecordingGraph {
         let mut rows = Vec::new();
         for half in [Half::Minus, Half::Plus, Half::Same] {
             let mut row: Vec<Edge> = puzzle
-                .tiles
+                .tiles()
                 .iter()
                 .flat_map(|t| t.edges)
                 .filter(|e| e.half == half)
                 .collect();
             // Decreasing by motif name (then index, for equal names).
-            let key = |e: &Edge| (&puzzle.motifs[e.motif as usize], e.motif);
+            let key = |e: &Edge| (&puzzle.motifs()[e.motif as usize], e.motif);
             row.sort_by(|a, b| key(b).cmp(&key(a)));
             row.dedup();
             if !row.is_empty() || half != Half::Same {
@@ -155,10 +155,11 @@ fn pseudo_connected(arcs: &[Arc]) -> bool {
 
 /// Why the graph solver does not cover a puzzle, if it does not.
 pub fn unsupported(puzzle: &Puzzle) -> Option<String> {
-    if puzzle.rows != 2 || puzzle.cols != 2 {
+    if puzzle.rows() != 2 || puzzle.cols() != 2 {
         return Some(format!(
             "the graph solver covers 2x2 puzzles only (Mason & Zhang's Theorem 2.1); this board is {}x{}",
-            puzzle.rows, puzzle.cols
+            puzzle.rows(),
+            puzzle.cols()
         ));
     }
     if puzzle.has_rules() {
@@ -167,11 +168,12 @@ pub fn unsupported(puzzle: &Puzzle) -> Option<String> {
                 .into(),
         );
     }
-    for t in &puzzle.tiles {
+    for t in puzzle.tiles() {
         if let Some(e) = t.edges.iter().find(|e| e.half == Half::Same) {
             return Some(format!(
                 "the graph solver needs pictures in + and - halves; tile {} shows {}=, a self-matching picture (its complement is itself, and the theorem's conditions then reject real solutions: docs/recording-graph.md)",
-                t.id, puzzle.motifs[e.motif as usize]
+                t.id,
+                puzzle.motifs()[e.motif as usize]
             ));
         }
         for a in 0..4 {
@@ -181,7 +183,7 @@ pub fn unsupported(puzzle: &Puzzle) -> Option<String> {
                     return Some(format!(
                         "the graph solver needs a repetition-free puzzle (no picture twice on one piece); tile {} shows {}{} twice",
                         t.id,
-                        puzzle.motifs[e.motif as usize],
+                        puzzle.motifs()[e.motif as usize],
                         e.half.symbol()
                     ));
                 }
@@ -223,7 +225,7 @@ pub fn realize(puzzle: &Puzzle, sides: &[usize; 4]) -> Vec<Solution> {
                 let piece = cells[c];
                 let r = (CENTRE_FROM[c] + 4 - sides[piece]) % 4;
                 Placement {
-                    tile: puzzle.tiles[piece].id,
+                    tile: puzzle.tiles()[piece].id,
                     rotation: r as u8,
                 }
             })
@@ -346,7 +348,7 @@ mod tests {
         let g = RecordingGraph::of(&p);
         assert_eq!(g.arcs.len(), 16);
         // Right -> bottom -> left -> top -> right.
-        let t = &p.tiles[0];
+        let t = &p.tiles()[0];
         assert_eq!(g.arc(0, 0).to, t.edges[3]);
         assert_eq!(g.arc(0, 3).to, t.edges[2]);
         assert_eq!(g.arc(0, 1).to, t.edges[0]);

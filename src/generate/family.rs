@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::Rng;
 use crate::board::Solution;
-use crate::puzzle::{BOTTOM, Edge, Half, Hint, LEFT, Puzzle, RIGHT, TOP, Turning};
+use crate::puzzle::{BOTTOM, Edge, Half, Hint, LEFT, Parts, Puzzle, RIGHT, TOP, Turning};
 
 /// What to plant.
 #[derive(Clone, Debug)]
@@ -90,7 +90,7 @@ pub fn plant_family(rng: &mut Rng, o: &FamilyOptions) -> (Puzzle, Solution) {
         Vec::new()
     };
     let motifs = (0..inner_base + inner).map(|m| m.to_string()).collect();
-    let puzzle = Puzzle {
+    let puzzle = Puzzle::new(Parts {
         name: "planted".into(),
         title: None,
         source: PathBuf::from("<generated>"),
@@ -101,7 +101,8 @@ pub fn plant_family(rng: &mut Rng, o: &FamilyOptions) -> (Puzzle, Solution) {
         frame: framed.then_some(0),
         hints,
         turning: o.turning,
-    };
+    })
+    .expect("a planted board is a valid puzzle");
     let solution = Solution::shaped(cells, puzzle.shape());
     (puzzle, solution)
 }
@@ -136,18 +137,18 @@ mod tests {
             assert_eq!(to_yaml(&q), text);
             assert_eq!(
                 (
-                    q.rows,
-                    q.cols,
-                    q.frame.map(|f| q.motifs[f as usize].clone()),
-                    &q.hints,
-                    q.turning
+                    q.rows(),
+                    q.cols(),
+                    q.frame().map(|f| q.motifs()[f as usize].clone()),
+                    q.hints(),
+                    q.turning()
                 ),
                 (
-                    p.rows,
-                    p.cols,
-                    p.frame.map(|f| p.motifs[f as usize].clone()),
-                    &p.hints,
-                    p.turning
+                    p.rows(),
+                    p.cols(),
+                    p.frame().map(|f| p.motifs()[f as usize].clone()),
+                    p.hints(),
+                    p.turning()
                 )
             );
             assert_eq!(

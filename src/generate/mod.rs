@@ -12,7 +12,7 @@ pub use family::{FamilyOptions, plant_family};
 use std::path::PathBuf;
 
 use crate::board::{Placement, Solution};
-use crate::puzzle::{BOTTOM, Edge, Half, LEFT, Puzzle, RIGHT, TOP, Tile};
+use crate::puzzle::{BOTTOM, Edge, Half, LEFT, Parts, Puzzle, RIGHT, TOP, Tile};
 
 /// Options for a planted puzzle.
 #[derive(Clone, Debug)]
@@ -112,7 +112,7 @@ pub fn planted_set(o: &PlantOptions, count: usize, seed: u64) -> Vec<(String, Pu
         .map(|k| {
             let (mut p, _) = plant(&mut Rng::new(master.next_u64()), o);
             let name = format!("{n}x{n}-m{m}-s{seed}-{k:04}", n = o.n, m = o.motifs);
-            p.name = name.clone();
+            p.set_name(name.clone());
             (name, p)
         })
         .collect()
@@ -159,7 +159,7 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
     // Shuffle: cell k gets tile id ids[k]; store each tile turned back by a
     // random rotation r, so placing it with rotation r restores the board.
     let (tiles, cells) = scatter(rng, board, true);
-    let puzzle = Puzzle {
+    let puzzle = Puzzle::new(Parts {
         name: "planted".into(),
         title: None,
         source: PathBuf::from("<generated>"),
@@ -172,7 +172,8 @@ fn shuffle(rng: &mut Rng, o: &PlantOptions, board: &[[Edge; 4]]) -> (Puzzle, Sol
         frame: None,
         hints: Vec::new(),
         turning: Default::default(),
-    };
+    })
+    .expect("a planted board is a valid puzzle");
     let solution = Solution::shaped(cells, puzzle.shape());
     (puzzle, solution)
 }
@@ -221,7 +222,7 @@ mod tests {
             let (p, s) = plant(&mut Rng::new(seed), &o);
             assert_eq!(s.verify(&p), Ok(()), "seed {seed}");
             let (p2, s2) = plant(&mut Rng::new(seed), &o);
-            assert_eq!(p.tiles, p2.tiles);
+            assert_eq!(p.tiles(), p2.tiles());
             assert_eq!(s, s2);
         }
     }
@@ -250,7 +251,7 @@ mod tests {
         let (p, s) = plant(&mut Rng::new(7), &o);
         let q =
             Puzzle::parse(&crate::puzzle::to_yaml(&p), Path::new("g.yaml"), "g".into()).unwrap();
-        assert_eq!((q.rows, q.cols), (3, 3));
+        assert_eq!((q.rows(), q.cols()), (3, 3));
         assert_eq!(s.verify(&q), Ok(()));
     }
 }

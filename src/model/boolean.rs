@@ -22,7 +22,7 @@ pub(crate) struct Boolean;
 /// For each orientation `o = tile index * 4 + rotation`, the orientations
 /// of another tile whose edge `there` fits its edge `here`.
 fn fitting(puzzle: &Puzzle, here: usize, there: usize) -> Vec<Vec<usize>> {
-    let t = &puzzle.tiles;
+    let t = puzzle.tiles();
     iproduct!(0..t.len(), 0..4u8)
         .map(|(a, ra)| {
             iproduct!(0..t.len(), 0..4u8)
@@ -73,12 +73,12 @@ pub(super) fn placements(
     model: &mut Model,
     cancel: &Cancel,
 ) -> Result<Vec<Vec<Lit>>, BuildError> {
-    let n = puzzle.cols;
+    let n = puzzle.cols();
     let cells = puzzle.cells();
     let mut x: Vec<Vec<Lit>> = Vec::with_capacity(cells);
     for c in 0..cells {
         cancel.check()?;
-        let row = iproduct!(&puzzle.tiles, 0..4u8)
+        let row = iproduct!(puzzle.tiles(), 0..4u8)
             .map(|(t, r)| model.add_bool(format!("x_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id)))
             .collect();
         x.push(row);
@@ -97,7 +97,7 @@ pub(super) fn placements(
         // (docs/model.md).
         let (t, r) = model.cells[c];
         for (o, &lit) in xc.iter().enumerate() {
-            let (id, rot) = (puzzle.tiles[o / 4].id, (o % 4) as i64);
+            let (id, rot) = (puzzle.tiles()[o / 4].id, (o % 4) as i64);
             for (var, value, what) in [(t, id, "tile"), (r, rot, "rotation")] {
                 model.constraints.push(Constraint::Linear {
                     name: format!("{what}_{i}_{j}_is_{o}"),
@@ -108,7 +108,7 @@ pub(super) fn placements(
             }
         }
     }
-    for (ti, t) in puzzle.tiles.iter().enumerate() {
+    for (ti, t) in puzzle.tiles().iter().enumerate() {
         model.constraints.push(Constraint::ExactlyOne {
             name: format!("one_place_tile_{}", t.id),
             lits: (0..cells)
@@ -129,12 +129,12 @@ impl Encoding for Boolean {
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
         let tiles = puzzle.len() as u64;
-        let pairs = pairs(puzzle.rows, puzzle.cols);
+        let pairs = pairs(puzzle.rows(), puzzle.cols());
         let mut clause_values = 0u64;
         for (here, there) in [(RIGHT, LEFT), (LEFT, RIGHT), (BOTTOM, TOP), (TOP, BOTTOM)] {
             // Counting supports is quadratic in the orientations, like the
             // clauses themselves; no table is built.
-            let t = &puzzle.tiles;
+            let t = puzzle.tiles();
             let supports = iproduct!(0..t.len(), 0..4u8, 0..t.len(), 0..4u8)
                 .filter(|&(a, ra, b, rb)| a != b && t[a].edge(ra, here).fits(t[b].edge(rb, there)))
                 .count() as u64;
@@ -166,7 +166,7 @@ impl Encoding for Boolean {
             cancel.check()?;
             fit[here] = fitting(puzzle, here, (here + 2) % 4);
         }
-        for (a, b, side_a, side_b) in pairs(puzzle.rows, puzzle.cols) {
+        for (a, b, side_a, side_b) in pairs(puzzle.rows(), puzzle.cols()) {
             cancel.check()?;
             for (here, there, side) in [(a, b, side_a), (b, a, side_b)] {
                 for o in 0..k {

@@ -49,7 +49,7 @@ fn sides(rows: usize, cols: usize, i: usize, j: usize) -> [bool; 4] {
 /// the cell shows (the label is what the other cell shows).
 fn cell_table(puzzle: &Puzzle, sides: [bool; 4]) -> Vec<i64> {
     let mut rows = Vec::with_capacity(puzzle.len() * 4 * (2 + sides.len()));
-    for (t, r) in iproduct!(&puzzle.tiles, 0..4u8) {
+    for (t, r) in iproduct!(puzzle.tiles(), 0..4u8) {
         rows.extend([t.id, r as i64]);
         for d in [RIGHT, TOP, LEFT, BOTTOM] {
             if sides[d] {
@@ -69,7 +69,11 @@ impl Encoding for Edge {
         "a label variable per internal edge; AllDifferent + a (tile, rotation, labels) table per cell"
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
-        let (r, c, tiles) = (puzzle.rows as u64, puzzle.cols as u64, puzzle.len() as u64);
+        let (r, c, tiles) = (
+            puzzle.rows() as u64,
+            puzzle.cols() as u64,
+            puzzle.len() as u64,
+        );
         let internal = r * c.saturating_sub(1) + c * r.saturating_sub(1);
         let cells = r * c;
         // Each internal edge is a column of two cells' tables.
@@ -82,11 +86,11 @@ impl Encoding for Edge {
         }
     }
     fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let mut model = Building::new(puzzle);
         model.all_different_tiles();
         let mut codes: Vec<i64> = puzzle
-            .tiles
+            .tiles()
             .iter()
             .flat_map(|t| t.edges)
             .flat_map(|e| [label(e), label(partner(e))])
@@ -168,7 +172,7 @@ mod tests {
     #[test]
     fn a_label_and_its_partner_fit() {
         let p = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
-        for (a, b) in iproduct!(&p.tiles, &p.tiles) {
+        for (a, b) in iproduct!(p.tiles(), p.tiles()) {
             for (ra, rb) in iproduct!(0..4u8, 0..4u8) {
                 let (x, y) = (a.edge(ra, RIGHT), b.edge(rb, LEFT));
                 assert_eq!(x.fits(y), label(x) == label(partner(y)));

@@ -55,7 +55,7 @@ fn as_seen(e: Shown, d: usize) -> Shown {
 /// `o = tile index * 4 + rotation` that show it across `d`.
 fn showing(puzzle: &Puzzle) -> (Vec<Shown>, [BTreeMap<Shown, Vec<usize>>; 4]) {
     let mut by_side: [BTreeMap<Shown, Vec<usize>>; 4] = Default::default();
-    for (k, t) in puzzle.tiles.iter().enumerate() {
+    for (k, t) in puzzle.tiles().iter().enumerate() {
         for r in 0..4u8 {
             for d in [RIGHT, TOP, LEFT, BOTTOM] {
                 by_side[d]
@@ -80,7 +80,7 @@ impl Encoding for EdgeBoolean {
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
         let tiles = puzzle.len() as u64;
-        let edges = internal_edges(puzzle.rows, puzzle.cols).len() as u64;
+        let edges = internal_edges(puzzle.rows(), puzzle.cols()).len() as u64;
         let (labels, _) = showing(puzzle);
         let labels = labels.len() as u64;
         let p = super::boolean::placements_size(puzzle);
@@ -109,7 +109,10 @@ impl Encoding for EdgeBoolean {
         let x = super::boolean::placements(puzzle, &mut model, cancel)?;
         cancel.check()?;
         let (labels, by_side) = showing(puzzle);
-        for (e, &(a, b, side)) in internal_edges(puzzle.rows, puzzle.cols).iter().enumerate() {
+        for (e, &(a, b, side)) in internal_edges(puzzle.rows(), puzzle.cols())
+            .iter()
+            .enumerate()
+        {
             cancel.check()?;
             let l: Vec<Lit> = labels
                 .iter()
@@ -124,7 +127,7 @@ impl Encoding for EdgeBoolean {
             for (cell, d) in [(a, side), (b, other)] {
                 // The placement implies its label.
                 for (o, &xo) in x[cell].iter().enumerate() {
-                    let t = &puzzle.tiles[o / 4];
+                    let t = &puzzle.tiles()[o / 4];
                     let shown = as_seen(t.edge((o % 4) as u8, d), d);
                     let q = labels.binary_search(&shown).expect("every shown label");
                     model.constraints.push(Constraint::BoolOr {

@@ -311,7 +311,7 @@ pub(crate) fn build(
             .map(|e| format!("--model {}", e.name()))
             .collect();
         return Err(BuildError::TooLarge {
-            puzzle: puzzle.source.display().to_string(),
+            puzzle: puzzle.source().display().to_string(),
             model: encoding.name(),
             values: size.values,
             tuples: size.table_tuples,
@@ -349,7 +349,7 @@ impl Model {
     /// allowed (tile, rotation) pairs. Every encoding starts here, so every
     /// encoding gets them.
     pub(crate) fn with_cells(puzzle: &Puzzle) -> Model {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let tile_domain = intervals(&puzzle.ids());
         let mut vars = Vec::with_capacity(2 * rows * cols);
         let mut cells = Vec::with_capacity(rows * cols);
@@ -360,7 +360,7 @@ impl Model {
             let (mut tiles, mut rotations, mut pairs) = (vec![], vec![], vec![]);
             if rules {
                 let c = i * cols + j;
-                for (k, tile) in puzzle.tiles.iter().enumerate() {
+                for (k, tile) in puzzle.tiles().iter().enumerate() {
                     for r in 0..4u8 {
                         if puzzle.allows(c, k, r) {
                             pairs.extend([tile.id, r as i64]);

@@ -21,7 +21,7 @@ pub(crate) struct Table;
 /// of `s1` under rotation `r1` fits edge `e2` of `s2` under rotation `r2`.
 /// Ordered by tile pair, then rotations, as the original model builds them.
 fn pair_table(puzzle: &Puzzle, e1: usize, e2: usize) -> Vec<i64> {
-    iproduct!(&puzzle.tiles, &puzzle.tiles, 0..4u8, 0..4u8)
+    iproduct!(puzzle.tiles(), puzzle.tiles(), 0..4u8, 0..4u8)
         .filter(|(a, b, r1, r2)| a.id != b.id && a.edge(*r1, e1).fits(b.edge(*r2, e2)))
         .flat_map(|(a, b, r1, r2)| [a.id, r1 as i64, b.id, r2 as i64])
         .collect()
@@ -29,7 +29,7 @@ fn pair_table(puzzle: &Puzzle, e1: usize, e2: usize) -> Vec<i64> {
 
 /// How many tuples [`pair_table`] would hold, without building it.
 fn pair_count(puzzle: &Puzzle, e1: usize, e2: usize) -> u64 {
-    iproduct!(&puzzle.tiles, &puzzle.tiles, 0..4u8, 0..4u8)
+    iproduct!(puzzle.tiles(), puzzle.tiles(), 0..4u8, 0..4u8)
         .filter(|(a, b, r1, r2)| a.id != b.id && a.edge(*r1, e1).fits(b.edge(*r2, e2)))
         .count() as u64
 }
@@ -57,7 +57,11 @@ impl Encoding for Table {
         "the original model: AllDifferent + a (tile, rotation, tile, rotation) table per adjacent pair"
     }
     fn size(&self, puzzle: &Puzzle) -> Size {
-        let (r, c, cells) = (puzzle.rows as u64, puzzle.cols as u64, puzzle.len() as u64);
+        let (r, c, cells) = (
+            puzzle.rows() as u64,
+            puzzle.cols() as u64,
+            puzzle.len() as u64,
+        );
         // A_H and A_V have the same size: turning both tiles of a fitting
         // horizontal pair a quarter turn gives a fitting vertical pair.
         let pairs = r * c.saturating_sub(1) + c * r.saturating_sub(1);
@@ -70,7 +74,7 @@ impl Encoding for Table {
         }
     }
     fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError> {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let mut model = Building::new(puzzle);
         model.all_different_tiles();
         let h = Arc::new(horizontal_table(puzzle));

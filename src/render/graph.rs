@@ -22,7 +22,7 @@ fn colour(k: usize) -> String {
 }
 
 fn label(p: &Puzzle, e: Edge) -> String {
-    format!("{}{}", p.motifs[e.motif as usize], e.half.symbol())
+    format!("{}{}", p.motifs()[e.motif as usize], e.half.symbol())
 }
 
 /// The arcs to highlight: per piece, the side whose arc is drawn thick.
@@ -55,7 +55,7 @@ pub(crate) fn svg(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
     let _ = writeln!(
         out,
         "  <title>recording graph of {}</title>",
-        escape(&p.name)
+        escape(p.name())
     );
     let _ = writeln!(out, r#"  <rect width="100%" height="100%" fill="white"/>"#);
     out.push_str("  <defs>\n");
@@ -109,7 +109,7 @@ pub(crate) fn svg(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
         let _ = writeln!(
             out,
             r#"  <path class="arc" data-piece="{}" data-side="{}" d="{d}" fill="none" stroke="{}" stroke-width="{width}" stroke-opacity="{opacity}" marker-end="url(#arrow{})"/>"#,
-            p.tiles[a.piece].id,
+            p.tiles()[a.piece].id,
             a.side,
             colour(a.piece),
             a.piece
@@ -141,7 +141,7 @@ fn legend(out: &mut String, p: &Puzzle, lx: f64) {
         out,
         r##"  <text x="{lx:.1}" y="30" font-size="13" fill="#222">pieces (tile ids)</text>"##
     );
-    for (k, t) in p.tiles.iter().enumerate() {
+    for (k, t) in p.tiles().iter().enumerate() {
         let y = 50.0 + 20.0 * k as f64;
         let _ = writeln!(
             out,
@@ -165,7 +165,7 @@ pub(crate) fn dot(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
     let _ = writeln!(
         out,
         "digraph \"recording graph of {}\" {{",
-        p.name.replace('"', "'")
+        p.name().replace('"', "'")
     );
     out.push_str("  node [shape=circle];\n");
     let id = |e: Edge| format!("\"{}\"", label(p, e).replace('"', "'"));
@@ -185,7 +185,7 @@ pub(crate) fn dot(p: &Puzzle, g: &RecordingGraph, highlight: &Highlight) -> Stri
             id(a.from),
             id(a.to),
             colour(a.piece),
-            p.tiles[a.piece].id
+            p.tiles()[a.piece].id
         );
     }
     out.push_str("}\n");

@@ -12,7 +12,7 @@ use super::{Report, escape};
 pub(crate) fn index(r: &Report<'_>, pictures: usize) -> String {
     let p = r.puzzle;
     let res = r.result;
-    let name = escape(p.title.as_deref().unwrap_or(&p.name));
+    let name = escape(p.title().unwrap_or(p.name()));
     let mut out = String::new();
     let _ = write!(
         out,

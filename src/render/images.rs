@@ -40,7 +40,10 @@ pub(crate) fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
 impl TileImages {
     /// The folder a puzzle's tile images would be in.
     pub fn folder(p: &Puzzle) -> PathBuf {
-        p.source.parent().map(Path::to_path_buf).unwrap_or_default()
+        p.source()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 
     /// The puzzle's tile images: `None` when the folder has none of them;
@@ -49,7 +52,7 @@ impl TileImages {
     pub fn find(p: &Puzzle) -> Result<Option<TileImages>, ImageError> {
         let dir = Self::folder(p);
         let path = |id: i64| dir.join(format!("{id}.png"));
-        if !p.tiles.iter().any(|t| path(t.id).is_file()) {
+        if !p.tiles().iter().any(|t| path(t.id).is_file()) {
             return Ok(None);
         }
         Self::load(&dir, p).map(Some)
@@ -59,7 +62,7 @@ impl TileImages {
     pub fn load(dir: &Path, p: &Puzzle) -> Result<TileImages, ImageError> {
         let mut png = BTreeMap::new();
         let mut side: Option<(u32, PathBuf)> = None;
-        for t in &p.tiles {
+        for t in p.tiles() {
             let path = dir.join(format!("{}.png", t.id));
             let err = |message: String| ImageError {
                 path: path.clone(),

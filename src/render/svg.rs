@@ -52,7 +52,7 @@ fn named(name: &str) -> Option<usize> {
 fn colours(p: &Puzzle) -> Vec<(&'static str, bool)> {
     let mut taken = [false; 8];
     let mut slot: Vec<Option<usize>> = p
-        .motifs
+        .motifs()
         .iter()
         .map(|m| named(m).filter(|&k| !std::mem::replace(&mut taken[k], true)))
         .collect();
@@ -138,10 +138,10 @@ struct Style<'p> {
 
 impl<'p> Style<'p> {
     fn new(p: &'p Puzzle) -> Style<'p> {
-        match p.frame {
+        match p.frame() {
             Some(frame) => {
                 let mut next = 0;
-                let colours = (0..p.motifs.len())
+                let colours = (0..p.motifs().len())
                     .map(|m| {
                         if m == frame as usize {
                             (triangles::FRAME, false)
@@ -156,13 +156,13 @@ impl<'p> Style<'p> {
                     .collect();
                 Style {
                     colours,
-                    names: (p.motifs.len() > triangles::PALETTE.len() + 1).then_some(&p.motifs[..]),
+                    names: (p.motifs().len() > triangles::PALETTE.len() + 1).then_some(p.motifs()),
                     triangles: true,
                 }
             }
             None => Style {
                 colours: colours(p),
-                names: (p.motifs.len() > PALETTE.len()).then_some(&p.motifs[..]),
+                names: (p.motifs().len() > PALETTE.len()).then_some(p.motifs()),
                 triangles: false,
             },
         }
@@ -229,15 +229,15 @@ fn legend_columns(width: f64) -> usize {
 }
 
 fn legend_rows(p: &Puzzle, width: f64) -> usize {
-    p.motifs.len().div_ceil(legend_columns(width))
+    p.motifs().len().div_ceil(legend_columns(width))
 }
 
 /// The motifs in the legend's order: by number where every name is one
 /// (the community's colours: 0, the frame, first), else as the file
 /// names them.
 fn legend_order(p: &Puzzle) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..p.motifs.len()).collect();
-    let numbers: Option<Vec<u64>> = p.motifs.iter().map(|m| m.parse().ok()).collect();
+    let mut order: Vec<usize> = (0..p.motifs().len()).collect();
+    let numbers: Option<Vec<u64>> = p.motifs().iter().map(|m| m.parse().ok()).collect();
     if let Some(n) = numbers {
         order.sort_by_key(|&k| n[k]);
     }
@@ -247,7 +247,7 @@ fn legend_order(p: &Puzzle) -> Vec<usize> {
 fn legend(out: &mut String, p: &Puzzle, style: &Style<'_>, top: f64, width: f64) {
     let rows = legend_rows(p, width).max(1);
     for (at, k) in legend_order(p).into_iter().enumerate() {
-        let name = &p.motifs[k];
+        let name = &p.motifs()[k];
         let (fill, dashed) = style.colours[k];
         let x = MARGIN + (at / rows) as f64 * LEGEND_COLUMN;
         let y = top + (at % rows) as f64 * LEGEND_ROW;
@@ -295,8 +295,8 @@ fn legend_height(p: &Puzzle, width: f64) -> f64 {
 pub fn solution(p: &Puzzle, s: &Solution) -> String {
     let style = Style::new(p);
     let mut body = String::new();
-    for i in 0..p.rows {
-        for j in 0..p.cols {
+    for i in 0..p.rows() {
+        for j in 0..p.cols() {
             let pl = s.at(i, j);
             let t = p.tile(pl.tile).expect("a verified solution");
             let edges = std::array::from_fn(|d| t.edge(pl.rotation, d));
@@ -305,7 +305,7 @@ pub fn solution(p: &Puzzle, s: &Solution) -> String {
         }
     }
     fixed_marks(&mut body, p);
-    let (side_w, side) = (p.cols as f64 * S, p.rows as f64 * S);
+    let (side_w, side) = (p.cols() as f64 * S, p.rows() as f64 * S);
     let _ = writeln!(
         body,
         r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side_w:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
@@ -313,7 +313,7 @@ pub fn solution(p: &Puzzle, s: &Solution) -> String {
     let width = (2.0 * MARGIN + side_w).max(320.0);
     legend(&mut body, p, &style, MARGIN + side + GAP, width);
     let height = MARGIN + side + GAP + legend_height(p, width);
-    document(width, height, &format!("{}: solution", p.name), &body)
+    document(width, height, &format!("{}: solution", p.name()), &body)
 }
 
 /// A full board whose joins need not all fit (`scramble best`): drawn as a
@@ -350,8 +350,8 @@ pub fn scored(p: &Puzzle, s: &Solution, broken: &[crate::board::Join]) -> String
 /// Eternity II starter piece, the clue pieces), so a person sees which
 /// pieces were given.
 fn fixed_marks(body: &mut String, p: &Puzzle) {
-    for h in &p.hints {
-        let (i, j) = (h.cell / p.cols, h.cell % p.cols);
+    for h in p.hints() {
+        let (i, j) = (h.cell / p.cols(), h.cell % p.cols());
         let (x, y) = (MARGIN + j as f64 * S + 3.0, MARGIN + i as f64 * S + 3.0);
         let _ = writeln!(
             body,
@@ -364,11 +364,11 @@ fn fixed_marks(body: &mut String, p: &Puzzle) {
 
 /// The unsolved tiles in id order, unrotated, with gaps between them.
 pub fn unsolved(p: &Puzzle) -> String {
-    let cols = p.cols.max(1);
+    let cols = p.cols().max(1);
     let rows = p.len().div_ceil(cols);
     let style = Style::new(p);
     let mut body = String::new();
-    for (k, t) in p.tiles.iter().enumerate() {
+    for (k, t) in p.tiles().iter().enumerate() {
         let (i, j) = (k / cols, k % cols);
         let (x, y) = (MARGIN + j as f64 * (S + GAP), MARGIN + i as f64 * (S + GAP));
         tile(&mut body, &style, (x, y), t.edges, t.id, None);
@@ -378,7 +378,7 @@ pub fn unsolved(p: &Puzzle) -> String {
     let width = (2.0 * MARGIN + grid_w).max(320.0);
     legend(&mut body, p, &style, MARGIN + grid_h + GAP, width);
     let height = MARGIN + grid_h + GAP + legend_height(p, width);
-    document(width, height, &format!("{}: tiles", p.name), &body)
+    document(width, height, &format!("{}: tiles", p.name()), &body)
 }
 
 /// The solution picture: composed from the tile images when there are
@@ -401,7 +401,7 @@ pub fn unsolved_picture(p: &Puzzle, images: Option<&TileImages>) -> String {
 /// Every tile image once, as `<image id="tile-K">` (K the tile's index).
 fn image_defs(p: &Puzzle, images: &TileImages) -> String {
     let mut out = String::from("  <defs>\n");
-    for (k, t) in p.tiles.iter().enumerate() {
+    for (k, t) in p.tiles().iter().enumerate() {
         let data = base64::engine::general_purpose::STANDARD.encode(&images.png[&t.id]);
         let _ = writeln!(
             out,
@@ -434,11 +434,11 @@ fn corner_label(out: &mut String, (x, y): (f64, f64), text: &str) {
 pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages) -> String {
     let mut body = image_defs(p, images);
     let mut labels = String::new();
-    for i in 0..p.rows {
-        for j in 0..p.cols {
+    for i in 0..p.rows() {
+        for j in 0..p.cols() {
             let pl = s.at(i, j);
             let k = p
-                .tiles
+                .tiles()
                 .iter()
                 .position(|t| t.id == pl.tile)
                 .expect("a verified solution");
@@ -463,7 +463,7 @@ pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages
     }
     body.push_str(&labels);
     fixed_marks(&mut body, p);
-    let (side_w, side) = (p.cols as f64 * S, p.rows as f64 * S);
+    let (side_w, side) = (p.cols() as f64 * S, p.rows() as f64 * S);
     let _ = writeln!(
         body,
         r##"  <rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{side_w:.1}" height="{side:.1}" fill="none" stroke="#444" stroke-width="2"/>"##
@@ -471,17 +471,17 @@ pub(crate) fn solution_from_images(p: &Puzzle, s: &Solution, images: &TileImages
     document(
         2.0 * MARGIN + side_w,
         2.0 * MARGIN + side,
-        &format!("{}: solution", p.name),
+        &format!("{}: solution", p.name()),
         &body,
     )
 }
 
 /// The tile images in id order, unturned, each with its id.
 pub(crate) fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
-    let cols = p.cols.max(1);
+    let cols = p.cols().max(1);
     let rows = p.len().div_ceil(cols);
     let mut body = image_defs(p, images);
-    for (k, t) in p.tiles.iter().enumerate() {
+    for (k, t) in p.tiles().iter().enumerate() {
         let (i, j) = (k / cols, k % cols);
         let (x, y) = (MARGIN + j as f64 * (S + GAP), MARGIN + i as f64 * (S + GAP));
         let _ = writeln!(
@@ -496,7 +496,7 @@ pub(crate) fn unsolved_from_images(p: &Puzzle, images: &TileImages) -> String {
     }
     let width = 2.0 * MARGIN + cols as f64 * (S + GAP) - GAP;
     let height = 2.0 * MARGIN + rows as f64 * (S + GAP) - GAP;
-    document(width, height, &format!("{}: tiles", p.name), &body)
+    document(width, height, &format!("{}: tiles", p.name()), &body)
 }
 
 #[cfg(test)]
@@ -545,7 +545,7 @@ mod tests {
         let mut c: Vec<_> = style.colours.iter().map(|c| c.0).collect();
         c.sort();
         c.dedup();
-        assert_eq!(c.len(), p.motifs.len());
+        assert_eq!(c.len(), p.motifs().len());
         // Unframed boards keep heads, tails and bars.
         let seed = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
         assert!(!Style::new(&seed).triangles);
@@ -556,13 +556,13 @@ mod tests {
         let numbered = Puzzle::load(Path::new("puzzles/eternity2/clue2.txt")).unwrap();
         let names: Vec<&str> = legend_order(&numbered)
             .into_iter()
-            .map(|k| numbered.motifs[k].as_str())
+            .map(|k| numbered.motifs()[k].as_str())
             .collect();
         assert_eq!(names, ["0", "1", "2", "3", "4", "6", "7", "8", "9"]);
         let named = Puzzle::load(Path::new("puzzles/3x3-original")).unwrap();
         assert_eq!(
             legend_order(&named),
-            (0..named.motifs.len()).collect::<Vec<_>>()
+            (0..named.motifs().len()).collect::<Vec<_>>()
         );
     }
 

@@ -45,7 +45,7 @@ impl Formulation for Anchor {
         super::needs_turns(puzzle, false)
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let t_min = puzzle.tiles[0].id;
+        let t_min = puzzle.tiles()[0].id;
         s.cells()
             .iter()
             .enumerate()
@@ -53,7 +53,7 @@ impl Formulation for Anchor {
     }
     fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
         let shape = puzzle.shape();
-        if tile != puzzle.tiles[0].id {
+        if tile != puzzle.tiles()[0].id {
             return true;
         }
         if is_centre(shape, cell) {
@@ -67,8 +67,8 @@ impl Formulation for Anchor {
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();
-        let n = puzzle.cols;
-        let t_min = puzzle.tiles[0].id;
+        let n = puzzle.cols();
+        let t_min = puzzle.tiles()[0].id;
         let keep = 4 / shape.group.order() as i64;
         for c in 0..shape.cells() {
             let (t, r) = model.cells[c];

@@ -22,28 +22,28 @@ impl Formulation for Center {
     }
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
         super::needs_turns(puzzle, true)?;
-        if puzzle.rows % 2 == 1 {
+        if puzzle.rows() % 2 == 1 {
             Ok(())
         } else {
             Err(format!(
                 "needs an odd board side (a centre cell); this board is {n}x{n}",
-                n = puzzle.rows
+                n = puzzle.rows()
             ))
         }
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let m = puzzle.rows / 2;
+        let m = puzzle.rows() / 2;
         s.at(m, m).rotation == 0
     }
     fn allows(&self, puzzle: &Puzzle, cell: usize, _tile: i64, rotation: u8) -> bool {
-        let m = puzzle.rows / 2;
-        cell != m * puzzle.cols + m || rotation == 0
+        let m = puzzle.rows() / 2;
+        cell != m * puzzle.cols() + m || rotation == 0
     }
     fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
         // The rule is per cell: `allows` has taken its placements out.
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let m = puzzle.rows / 2;
+        let m = puzzle.rows() / 2;
         let (_, r) = model.cell(m, m);
         model.constraints.push(Constraint::Linear {
             name: "center_rotation_0".into(),

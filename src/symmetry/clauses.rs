@@ -56,7 +56,7 @@ pub(super) struct ShownEdges {
 
 impl ShownEdges {
     pub(super) fn new(puzzle: &Puzzle, out: &mut dyn Clauses) -> ShownEdges {
-        let codes = 3 * puzzle.motifs.len();
+        let codes = 3 * puzzle.motifs().len();
         let truth = out.var();
         out.clause(&[truth]);
         let mut ge = Vec::with_capacity(4 * puzzle.cells());
@@ -70,7 +70,7 @@ impl ShownEdges {
                     out.clause(&[-w[1], w[0]]);
                 }
             }
-            for t in &puzzle.tiles {
+            for t in puzzle.tiles() {
                 for r in 0..4u8 {
                     let Some(x) = out.placed(c, t.id, r) else {
                         continue;

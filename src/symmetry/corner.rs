@@ -22,27 +22,27 @@ impl Formulation for Corner {
     }
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
         super::needs_turns(puzzle, true)?;
-        if puzzle.rows >= 2 {
+        if puzzle.rows() >= 2 {
             Ok(())
         } else {
             Err("needs four distinct corners (n >= 2); this board is 1x1".into())
         }
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let n = puzzle.rows;
+        let n = puzzle.rows();
         let tl = s.at(0, 0).tile;
         [(0, n - 1), (n - 1, 0), (n - 1, n - 1)]
             .iter()
             .all(|&(i, j)| tl < s.at(i, j).tile)
     }
     fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
-        let n = puzzle.rows;
+        let n = puzzle.rows();
         for c in [n - 1, (n - 1) * n, n * n - 1] {
             super::clauses::smaller_tile(puzzle, out, 0, c);
         }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.rows;
+        let n = puzzle.rows();
         let (tl, _) = model.cell(0, 0);
         for (i, j) in [(0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
             let (t, _) = model.cell(i, j);

@@ -45,7 +45,7 @@ impl Formulation for Lex {
                 super::clauses::smaller_tile(puzzle, out, 0, src);
                 continue;
             }
-            for t in &puzzle.tiles {
+            for t in puzzle.tiles() {
                 for r in 0..4u8 {
                     if (r as usize + k) % 4 < r as usize
                         && let Some(x) = out.placed(0, t.id, r)
@@ -58,7 +58,7 @@ impl Formulation for Lex {
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();
-        let n = puzzle.cols;
+        let n = puzzle.cols();
         let ids = puzzle.ids();
         let (lo, hi) = (4 * ids[0], 4 * ids[ids.len() - 1] + 3);
         let cells = model.cells.clone();

@@ -98,11 +98,11 @@ pub(crate) fn turn_sources(shape: Shape, k: usize) -> Vec<usize> {
 /// no turn that maps solutions to solutions, or (`quarter`) it needs all
 /// four turns and the board has fewer.
 pub(crate) fn needs_turns(puzzle: &Puzzle, quarter: bool) -> Result<(), String> {
-    let why = if puzzle.turning == Turning::None {
+    let why = if puzzle.turning() == Turning::None {
         "tiles do not turn, so a turned board is never a solution"
-    } else if !puzzle.hints.is_empty() {
+    } else if !puzzle.hints().is_empty() {
         "a piece is fixed, so a turned board moves or turns it and is never a solution"
-    } else if quarter && puzzle.rows != puzzle.cols {
+    } else if quarter && puzzle.rows() != puzzle.cols() {
         "the board is a rectangle: its only symmetry is the half turn"
     } else {
         return Ok(());
@@ -114,8 +114,8 @@ pub(crate) fn needs_turns(puzzle: &Puzzle, quarter: bool) -> Result<(), String> 
         } else {
             "a board turn"
         },
-        puzzle.rows,
-        puzzle.cols
+        puzzle.rows(),
+        puzzle.cols()
     ))
 }
 
@@ -297,7 +297,7 @@ impl Symmetry {
         for p in &self.parts {
             p.precondition(puzzle)
                 .map_err(|reason| SymmetryError::Precondition {
-                    puzzle: puzzle.source.display().to_string(),
+                    puzzle: puzzle.source().display().to_string(),
                     name: p.name().to_string(),
                     reason,
                 })?;
@@ -408,7 +408,7 @@ impl Symmetry {
 pub(crate) fn turn_representative(puzzle: &Puzzle) -> Option<Symmetry> {
     let f: &'static dyn Formulation = match puzzle.group() {
         crate::puzzle::Group::Identity => return None,
-        crate::puzzle::Group::Quarter if puzzle.rows % 2 == 1 => &center::Center,
+        crate::puzzle::Group::Quarter if puzzle.rows() % 2 == 1 => &center::Center,
         _ => &anchor::Anchor,
     };
     Some(Symmetry { parts: vec![f] })
@@ -529,7 +529,7 @@ mod tests {
                     3: [[a, '+'], [b, '+'], [c, '+'], [d, '+']]\n\
                     4: [[b, '+'], [c, '+'], [d, '+'], [a, '+']]\n";
         let p = Puzzle::parse(text, std::path::Path::new("t.yaml"), "t".into()).unwrap();
-        let periods: Vec<u8> = p.tiles.iter().map(period).collect();
+        let periods: Vec<u8> = p.tiles().iter().map(period).collect();
         assert_eq!(periods, vec![1, 2, 4, 4]);
         assert_eq!(identical_classes(&p), vec![vec![3, 4]]);
         // 2! for tiles 3 and 4, 4/1 for tile 1, 4/2 for tile 2.

@@ -70,11 +70,11 @@ impl Formulation for PictureLex {
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
         let shape = puzzle.shape();
-        let n = puzzle.cols;
-        let max_code = 3 * puzzle.motifs.len() as i64;
+        let n = puzzle.cols();
+        let max_code = 3 * puzzle.motifs().len() as i64;
         let tuples: Arc<Vec<i64>> = Arc::new(
             puzzle
-                .tiles
+                .tiles()
                 .iter()
                 .flat_map(|t| {
                     (0..4u8).flat_map(move |r| {

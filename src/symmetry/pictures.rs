@@ -41,7 +41,7 @@ fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
     let mut used = vec![false; puzzle.len()];
     let mut cells = Vec::with_capacity(pic.len());
     for (c, shown) in pic.iter().enumerate() {
-        let (k, r) = puzzle.tiles.iter().enumerate().find_map(|(k, t)| {
+        let (k, r) = puzzle.tiles().iter().enumerate().find_map(|(k, t)| {
             if used[k] {
                 return None;
             }
@@ -52,7 +52,7 @@ fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
         })?;
         used[k] = true;
         cells.push(Placement {
-            tile: puzzle.tiles[k].id,
+            tile: puzzle.tiles()[k].id,
             rotation: r,
         });
     }
@@ -88,7 +88,7 @@ pub(crate) fn each_same_picture(
         .enumerate()
         .map(|(c, shown)| {
             puzzle
-                .tiles
+                .tiles()
                 .iter()
                 .enumerate()
                 .flat_map(|(k, t)| puzzle.rotations().map(move |r| (k, t, r)))
@@ -117,7 +117,7 @@ pub(crate) fn each_same_picture(
             if !used[k] {
                 used[k] = true;
                 cells.push(Placement {
-                    tile: puzzle.tiles[k].id,
+                    tile: puzzle.tiles()[k].id,
                     rotation: r,
                 });
                 let more = go(puzzle, shape, options, used, cells, f);
@@ -148,13 +148,13 @@ pub fn labellings_per_picture(puzzle: &Puzzle) -> Option<u128> {
         .iter()
         .flat_map(|c| 2..=c.len() as u128)
         .try_fold(1u128, |a, k| a.checked_mul(k))?;
-    if puzzle.turning == Turning::None {
+    if puzzle.turning() == Turning::None {
         return Some(perms);
     }
     puzzle
-        .tiles
+        .tiles()
         .iter()
-        .filter(|t| !puzzle.hints.iter().any(|h| h.tile == t.id))
+        .filter(|t| !puzzle.hints().iter().any(|h| h.tile == t.id))
         .try_fold(perms, |a, t| a.checked_mul(4 / period(t) as u128))
 }
 
@@ -194,7 +194,7 @@ pub fn pictures_are_labels(puzzle: &Puzzle) -> bool {
 /// those below its period, but for a fixed piece the rotation it is fixed
 /// in (its cell allows no other).
 pub(crate) fn distinct_rotation(puzzle: &Puzzle, t: &Tile, r: u8) -> bool {
-    match puzzle.hints.iter().find(|h| h.tile == t.id) {
+    match puzzle.hints().iter().find(|h| h.tile == t.id) {
         Some(h) => r == h.rotation,
         None => r < period(t),
     }
@@ -215,13 +215,13 @@ pub(crate) fn period(t: &Tile) -> u8 {
 /// trade places with its copies.
 pub(crate) fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
     let mut by_key: BTreeMap<([Edge; 4], i64), Vec<i64>> = BTreeMap::new();
-    for t in &puzzle.tiles {
+    for t in puzzle.tiles() {
         let key = puzzle
             .rotations()
             .map(|r| std::array::from_fn(|e| t.edge(r, e)))
             .min()
             .expect("rotation 0");
-        let fixed = if puzzle.hints.iter().any(|h| h.tile == t.id) {
+        let fixed = if puzzle.hints().iter().any(|h| h.tile == t.id) {
             t.id
         } else {
             i64::MIN

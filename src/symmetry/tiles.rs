@@ -64,11 +64,11 @@ impl Formulation for Tiles {
         }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let n = puzzle.cols;
+        let n = puzzle.cols();
         let cells = model.cells.clone();
         // Rotation-symmetric tiles: forbid the repeated rotations.
         let forbidden: Vec<i64> = puzzle
-            .tiles
+            .tiles()
             .iter()
             .flat_map(|t| {
                 (0..4u8)

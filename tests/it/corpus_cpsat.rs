@@ -35,7 +35,7 @@ enum Sweep {
 fn check_puzzle(solver: &CpSat, k: usize, e: &common::Expected, sweep: Sweep) -> Vec<String> {
     let mut failures = Vec::new();
     let p = Puzzle::load(&common::corpus().join(&e.file)).unwrap();
-    assert_eq!(p.rows, e.n, "{}", e.file);
+    assert_eq!(p.rows(), e.n, "{}", e.file);
     let counts = |r: &solve::SolveResult| {
         (
             r.raw.len() as u64,

@@ -66,9 +66,9 @@ fn small(p: &Puzzle) -> Option<(u128, u128, u128)> {
 }
 
 fn check_group(p: &Puzzle) {
-    let want = if p.turning == Turning::None || !p.hints.is_empty() {
+    let want = if p.turning() == Turning::None || !p.hints().is_empty() {
         Group::Identity
-    } else if p.rows == p.cols {
+    } else if p.rows() == p.cols() {
         Group::Quarter
     } else {
         Group::Half

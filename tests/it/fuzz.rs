@@ -200,7 +200,7 @@ fn exercise(p: &Puzzle) {
         let _ = s.check(p);
     }
     let _ = scramble::symmetry::labellings_per_picture(p);
-    if p.rows <= 12 {
+    if p.rows() <= 12 {
         let _ = scramble::render::svg::unsolved_picture(p, None);
     }
     // A small board's solutions are kept and each checked; a larger one

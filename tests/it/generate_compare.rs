@@ -25,7 +25,7 @@ fn generate_is_reproducible_and_never_overwrites() {
         let y = std::fs::read_to_string(b.path().join(name)).unwrap();
         assert_eq!(x, y, "{name}");
         let p = Puzzle::load(&a.path().join(name)).unwrap();
-        assert_eq!(p.rows, 3);
+        assert_eq!(p.rows(), 3);
         // The planted solution written in the header solves the puzzle.
         let planted = x
             .lines()

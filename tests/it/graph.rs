@@ -159,13 +159,13 @@ fn the_graph_command_draws_svg_png_and_dot() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("p.yaml");
     let yaml: String = p
-        .tiles
+        .tiles()
         .iter()
         .map(|t| {
             let edges: Vec<String> = t
                 .edges
                 .iter()
-                .map(|e| format!("[{}, '{}']", p.motifs[e.motif as usize], e.half.symbol()))
+                .map(|e| format!("[{}, '{}']", p.motifs()[e.motif as usize], e.half.symbol()))
                 .collect();
             format!("{}: [{}]\n", t.id, edges.join(", "))
         })

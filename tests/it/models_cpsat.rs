@@ -63,14 +63,15 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64), k: usize) -> Vec<Stri
         if got != want || r.outcome != Outcome::Complete {
             failures.push(format!(
                 "{} {name} {what}: got {got:?} ({:?}), expected {want:?}",
-                p.name, r.outcome
+                p.name(),
+                r.outcome
             ));
         }
     }
     if none.raw != full.raw {
         failures.push(format!(
             "{} {name}: the turn reduction changed the solutions",
-            p.name
+            p.name()
         ));
     }
     let mut formulations = common::exact_options(p);
@@ -90,7 +91,7 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64), k: usize) -> Vec<Stri
         {
             failures.push(format!(
                 "{} {name} {sym}: raw {} ({:?}), expected {count}",
-                p.name,
+                p.name(),
                 r.raw.len(),
                 r.outcome
             ));
@@ -113,7 +114,7 @@ fn every_model_matches_expected_counts_on_a_corpus_subset() {
         for (m, model) in models().into_iter().enumerate() {
             // The table model takes minutes on this 4x4 (docs/benchmarks.md):
             // it is checked on the 2x2 and 3x3 boards.
-            if model.name() == "table" && p.rows >= 4 {
+            if model.name() == "table" && p.rows() >= 4 {
                 continue;
             }
             jobs.push((model, p.clone(), want, f + m));

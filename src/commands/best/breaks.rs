@@ -29,7 +29,7 @@ const SCHEDULE_POWER: i32 = 8;
 
 /// An edge as a small integer: motif and half.
 fn code(puzzle: &Puzzle, tile: usize, rotation: u8, side: usize) -> u16 {
-    let e = puzzle.tiles[tile].edge(rotation, side);
+    let e = puzzle.tiles()[tile].edge(rotation, side);
     e.motif * 3 + e.half as u16
 }
 
@@ -91,7 +91,7 @@ impl Keyed {
 
 impl Prepared {
     pub(crate) fn new(puzzle: &Puzzle) -> Prepared {
-        let codes = puzzle.motifs.len().max(1) * 3;
+        let codes = puzzle.motifs().len().max(1) * 3;
         let mut partner = vec![0u16; codes];
         for (c, p) in partner.iter_mut().enumerate() {
             let (motif, half) = (c / 3, c % 3);
@@ -114,7 +114,7 @@ impl Prepared {
                 e
             })
             .collect();
-        let cells = puzzle.rows * puzzle.cols;
+        let cells = puzzle.rows() * puzzle.cols();
         let allowed: Vec<Vec<(u16, u8)>> = (0..cells)
             .map(|c| {
                 let mut list = Vec::new();
@@ -136,8 +136,8 @@ impl Prepared {
         let by_left = Keyed::new(by_pair.lists.clone(), codes, left);
         let by_top = Keyed::new(by_pair.lists.clone(), codes, top);
         Prepared {
-            rows: puzzle.rows,
-            cols: puzzle.cols,
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
             edges,
             partner,
             codes,
@@ -376,7 +376,7 @@ impl Run<'_, '_> {
                         .board
                         .iter()
                         .map(|&(k, r)| Placement {
-                            tile: self.puzzle.tiles[k as usize].id,
+                            tile: self.puzzle.tiles()[k as usize].id,
                             rotation: r,
                         })
                         .collect();

@@ -51,7 +51,8 @@ pub(crate) fn load(path: &Path, puzzle: &Puzzle) -> Result<Option<Solution>, Che
     if f.fingerprint != puzzle.fingerprint() {
         return Err(err(format!(
             "made for another puzzle ({}), not {}; remove it or name another file",
-            f.puzzle, puzzle.name
+            f.puzzle,
+            puzzle.name()
         )));
     }
     let board = Solution::shaped(f.board, puzzle.shape());
@@ -76,7 +77,7 @@ pub(crate) fn save(
 ) -> Result<(), CheckpointError> {
     let file = File {
         format: FORMAT.into(),
-        puzzle: puzzle.name.clone(),
+        puzzle: puzzle.name().to_string(),
         fingerprint: puzzle.fingerprint(),
         score,
         joins: crate::board::Score::joins_of(puzzle),

@@ -69,7 +69,7 @@ fn summary(args: &BestArgs, puzzle: &Puzzle, result: &best::BestRun) -> String {
         BestFormat::Jsonl => {
             let v = serde_json::json!({
                 "type": "summary",
-                "puzzle": puzzle.name,
+                "puzzle": puzzle.name(),
                 "method": args.method.name(),
                 "score": result.best.as_ref().map(|b| b.score),
                 "joins": crate::board::Score::joins_of(puzzle),

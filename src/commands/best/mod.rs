@@ -177,7 +177,7 @@ const REPAIR_SIDE: usize = 4;
 /// of [`REPAIR_SIDE`] cells a side around a random broken join of `board`
 /// (around a random cell if none is broken).
 fn window(puzzle: &Puzzle, board: &Solution, rng: &mut crate::rng::Rng) -> Vec<bool> {
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let broken = board.score(puzzle).map(|s| s.broken).unwrap_or_default();
     let (ci, cj) = match broken.get(rng.below(broken.len().max(1))) {
         Some(crate::board::Join::Right { i, j } | crate::board::Join::Down { i, j }) => {

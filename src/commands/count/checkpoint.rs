@@ -68,7 +68,7 @@ impl Checkpoint {
         };
         let fresh = File {
             format: FORMAT.into(),
-            puzzle: puzzle.name.clone(),
+            puzzle: puzzle.name().to_string(),
             fingerprint: puzzle.fingerprint(),
             search: search.into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -86,7 +86,8 @@ impl Checkpoint {
                 } else if f.fingerprint != fresh.fingerprint {
                     Some(format!(
                         "made for another puzzle ({}), not {}",
-                        f.puzzle, puzzle.name
+                        f.puzzle,
+                        puzzle.name()
                     ))
                 } else if f.search != fresh.search || f.version != fresh.version {
                     Some(format!(

@@ -179,11 +179,11 @@ impl KeyLayout {
 
 impl Programme {
     pub(super) fn new(puzzle: &Puzzle, turns: usize) -> Result<Programme, DpError> {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         // Quarter turns only on square boards (the callers follow the group).
         assert!(turns.is_multiple_of(2) || rows == cols);
         // Edge labels and which pairs fit.
-        let mut edges: Vec<Edge> = puzzle.tiles.iter().flat_map(|t| t.edges).collect();
+        let mut edges: Vec<Edge> = puzzle.tiles().iter().flat_map(|t| t.edges).collect();
         edges.sort();
         edges.dedup();
         let labels = edges.len();

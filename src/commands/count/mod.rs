@@ -259,9 +259,9 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
         }
     }
     CountReport {
-        puzzle: puzzle.name.clone(),
-        n: puzzle.rows,
-        cols: puzzle.cols,
+        puzzle: puzzle.name().to_string(),
+        n: puzzle.rows(),
+        cols: puzzle.cols(),
         tiles: puzzle.len(),
         kinds: tile_kinds(puzzle).len(),
         labellings_per_picture: labellings,

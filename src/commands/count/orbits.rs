@@ -12,7 +12,7 @@ use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP, base_side};
 /// order) and size.
 pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, Vec<(usize, u32)>) {
     let shape = puzzle.shape();
-    let cells = puzzle.rows * puzzle.cols;
+    let cells = puzzle.rows() * puzzle.cols();
     let mut rep = vec![usize::MAX; cells];
     let mut times = vec![0usize; cells];
     let mut reps: Vec<(usize, u32)> = Vec::new();
@@ -46,7 +46,7 @@ pub(super) fn conditions(
     rep: &[usize],
     times: &[usize],
 ) -> BTreeSet<Condition> {
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let cells = rows * cols;
     //     // representatives' sides: cell x at `times[x]` turns from its
     // representative shows the representative's side (e - turns * t).

@@ -26,8 +26,8 @@ impl<'a> Head<'a> {
     pub(crate) fn of(r: &'a Report<'_>) -> Head<'a> {
         Head {
             path: r.path,
-            title: r.puzzle.title.as_deref(),
-            board: r.puzzle.rows,
+            title: r.puzzle.title(),
+            board: r.puzzle.rows(),
             tiles: r.puzzle.len(),
             facts: r.puzzle.facts(),
         }

@@ -10,7 +10,7 @@ pub(crate) fn render(r: &Report<'_>) -> String {
     let res = r.result;
     let mut out = String::new();
     let _ = writeln!(out, "puzzle: {}", r.path);
-    if let Some(t) = &r.puzzle.title {
+    if let Some(t) = &r.puzzle.title() {
         let _ = writeln!(out, "title: {t}");
     }
     let _ = writeln!(out, "board: {}", r.puzzle.describe_board());

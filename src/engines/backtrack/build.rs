@@ -14,13 +14,13 @@ use super::tables::{NO_COPY, Reduce, Step, code, from_bit, partner, set_bit};
 /// words each).
 pub(super) fn fit_sets(puzzle: &Puzzle, words: usize) -> (Vec<[u16; 4]>, Vec<u64>) {
     let nori = puzzle.len() * 4;
-    let ncodes = 4 * puzzle.motifs.len().max(1);
+    let ncodes = 4 * puzzle.motifs().len().max(1);
     // Per direction and code: the orientations showing that code on
     // that edge.
     let mut by_edge = vec![0u64; 4 * ncodes * words];
     let edges: Vec<[u16; 4]> = (0..nori)
         .map(|o| {
-            let t = &puzzle.tiles[o / 4];
+            let t = &puzzle.tiles()[o / 4];
             std::array::from_fn(|d| code(t.edge((o % 4) as u8, d)))
         })
         .collect();
@@ -127,7 +127,7 @@ impl Reduction {
         reduce_turns: bool,
         kinds: bool,
     ) -> Reduction {
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let shape = puzzle.shape();
         // The cell every turn keeps in place (odd rows and columns).
         let centre = (rows % 2 == 1 && cols % 2 == 1).then_some((rows / 2) * cols + cols / 2);
@@ -183,7 +183,7 @@ pub(super) fn steps_and_allowed(
     kinds: bool,
     red: &Reduction,
 ) -> (Vec<Step>, Vec<u64>) {
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let (cells, nori) = (rows * cols, puzzle.len() * 4);
     let rules = puzzle.has_rules();
     let every = |w: usize| !from_bit(nori, w);
@@ -233,7 +233,7 @@ pub(super) fn steps_and_allowed(
         }
         if kinds {
             // Distinct orientations only: rotations below the period.
-            for (k, tile) in puzzle.tiles.iter().enumerate() {
+            for (k, tile) in puzzle.tiles().iter().enumerate() {
                 for r in (0..4).filter(|&r| !distinct_rotation(puzzle, tile, r as u8)) {
                     let o = k * 4 + r;
                     allowed[from + o / 64] &= !(1 << (o % 64));
@@ -242,7 +242,7 @@ pub(super) fn steps_and_allowed(
         }
         if !symmetry.is_none() {
             for o in 0..nori {
-                let (tile, r) = (puzzle.tiles[o / 4].id, (o % 4) as u8);
+                let (tile, r) = (puzzle.tiles()[o / 4].id, (o % 4) as u8);
                 if !symmetry.allows(puzzle, c, tile, r) {
                     allowed[from + o / 64] &= !(1 << (o % 64));
                 }

@@ -274,7 +274,7 @@ fn fits(puzzle: &Puzzle) -> Result<(), SolveError> {
     if puzzle.len() > MAX_TILES {
         return Err(SolveError::TooLarge(format!(
             "{}: {} tiles; the backtracking solver handles at most {MAX_TILES} (32x32)",
-            puzzle.source.display(),
+            puzzle.source().display(),
             puzzle.len()
         )));
     }

@@ -102,7 +102,7 @@ pub fn probe(
         for s in &t.steps[..depth] {
             cells[s.cell] = Some(t.place[placed[s.cell] as usize]);
         }
-        Partial::new(puzzle.rows, puzzle.cols, cells)
+        Partial::new(puzzle.rows(), puzzle.cols(), cells)
     });
     let end = match (&board, watch.stopped(&stop)) {
         (Some(_), _) => ProbeEnd::Reached,
@@ -160,7 +160,7 @@ mod tests {
     /// The orders worth a full search of `p`: the frame order only on
     /// framed boards (its ring has one placed neighbour per cell).
     fn orders(p: &Puzzle) -> impl Iterator<Item = Order> + use<> {
-        let framed = p.frame.is_some();
+        let framed = p.frame().is_some();
         Order::ALL
             .into_iter()
             .filter(move |&o| o != Order::Frame || framed)

@@ -81,10 +81,10 @@ pub(super) fn relabel(puzzle: &Puzzle, mut rng: Option<&mut Rng>) -> (Puzzle, Ve
     let mut back = Vec::with_capacity(order.len());
     let mut tiles = Vec::with_capacity(order.len());
     for (new, &k) in order.iter().enumerate() {
-        let t = &puzzle.tiles[k];
-        let fixed = puzzle.hints.iter().any(|h| h.tile == t.id);
+        let t = &puzzle.tiles()[k];
+        let fixed = puzzle.hints().iter().any(|h| h.tile == t.id);
         let turn = match rng.as_deref_mut() {
-            Some(rng) if !fixed && puzzle.turning == Turning::Quarter => rng.below(4) as u8,
+            Some(rng) if !fixed && puzzle.turning() == Turning::Quarter => rng.below(4) as u8,
             _ => 0,
         };
         tiles.push(Tile {
@@ -95,18 +95,17 @@ pub(super) fn relabel(puzzle: &Puzzle, mut rng: Option<&mut Rng>) -> (Puzzle, Ve
     }
     let new_id = |id: i64| back.iter().position(|&(o, _)| o == id).expect("a tile") as i64;
     let hints = puzzle
-        .hints
+        .hints()
         .iter()
         .map(|h| crate::puzzle::Hint {
             tile: new_id(h.tile),
             ..*h
         })
         .collect();
-    let relabelled = Puzzle {
-        tiles,
-        hints,
-        ..puzzle.clone()
-    };
+    let mut parts = puzzle.clone().into_parts();
+    parts.tiles = tiles;
+    parts.hints = hints;
+    let relabelled = Puzzle::new(parts).expect("a relabelled puzzle keeps its rules");
     (relabelled, back)
 }
 

@@ -211,7 +211,7 @@ impl<'p> Tables<'p> {
             kinds,
             lists,
         } = setup;
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let cells = rows * cols;
         let nori = puzzle.len() * 4;
         let words = word_bucket(nori.div_ceil(64));
@@ -256,7 +256,7 @@ impl<'p> Tables<'p> {
             first_cell,
             place: (0..nori)
                 .map(|o| Placement {
-                    tile: puzzle.tiles[o / 4].id,
+                    tile: puzzle.tiles()[o / 4].id,
                     rotation: (o % 4) as u8,
                 })
                 .collect(),
@@ -324,11 +324,11 @@ mod tests {
         let none = Symmetry::none();
         let framed = load("puzzles/eternity2/8x8-a.txt");
         // The corner pieces: two grey (frame) edges.
-        let grey = framed.frame.unwrap();
+        let grey = framed.frame().unwrap();
         let corners: Vec<usize> = (0..framed.len())
             .filter(|&k| {
                 (0..4)
-                    .filter(|&d| framed.tiles[k].edge(0, d).motif == grey)
+                    .filter(|&d| framed.tiles()[k].edge(0, d).motif == grey)
                     .count()
                     == 2
             })

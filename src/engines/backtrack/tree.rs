@@ -221,7 +221,7 @@ mod tests {
         for p in [unframed, framed] {
             for order in Order::ALL
                 .into_iter()
-                .filter(|&o| o != Order::Frame || p.frame.is_some())
+                .filter(|&o| o != Order::Frame || p.frame().is_some())
             {
                 let exact = solve::run(
                     &super::super::Backtrack::full_tree(order),

@@ -130,7 +130,7 @@ impl BestModel {
     }
 
     fn build(puzzle: &Puzzle, window: Option<(&Solution, &[bool])>) -> BestModel {
-        let n = puzzle.rows * puzzle.cols;
+        let n = puzzle.rows() * puzzle.cols();
         let free =
             |c: usize| window.is_none_or(|(_, fixed)| !fixed.get(c).copied().unwrap_or(false));
         // The tiles that move: all, or those on the free cells.
@@ -176,7 +176,7 @@ impl BestModel {
             }
         }
         let first_join = variables.len();
-        let cols = puzzle.cols;
+        let cols = puzzle.cols();
         let mut joins = 0;
         let mut join_cells = Vec::new();
         // What a cell shows on a side: per edge, the literals of its
@@ -189,13 +189,13 @@ impl BestModel {
                 Some((board, _)) if !free(c) => {
                     let p = board.cells()[c];
                     if let Some(k) = puzzle.index_of(p.tile) {
-                        by_edge.insert(key(puzzle.tiles[k].edge(p.rotation, side)), vec![]);
+                        by_edge.insert(key(puzzle.tiles()[k].edge(p.rotation, side)), vec![]);
                     }
                 }
                 _ => {
                     let (first, list) = &cells[c];
                     for (x, &(k, r)) in list.iter().enumerate() {
-                        let e = puzzle.tiles[k].edge(r, side);
+                        let e = puzzle.tiles()[k].edge(r, side);
                         by_edge.entry(key(e)).or_default().push((first + x) as i32);
                     }
                 }
@@ -208,7 +208,7 @@ impl BestModel {
             if j + 1 < cols {
                 pairs.push((c + 1, RIGHT, LEFT));
             }
-            if i + 1 < puzzle.rows {
+            if i + 1 < puzzle.rows() {
                 pairs.push((c + cols, BOTTOM, TOP));
             }
             for (d, side_a, side_b) in pairs {
@@ -226,7 +226,7 @@ impl BestModel {
             }
         }
         let model = CpModelProto {
-            name: puzzle.name.clone(),
+            name: puzzle.name().to_string(),
             variables,
             constraints,
         };
@@ -235,7 +235,7 @@ impl BestModel {
             first_join,
             joins,
             bytes: model.encode_to_vec(),
-            ids: puzzle.tiles.iter().map(|t| t.id).collect(),
+            ids: puzzle.tiles().iter().map(|t| t.id).collect(),
             shape: puzzle.shape(),
             context: window.map(|(board, _)| board.cells().to_vec()),
             join_cells,
@@ -256,7 +256,7 @@ impl BestModel {
         // hint alone did not keep it from returning worse boards).
         let beat = match (&self.context, hint) {
             (Some(_), Some(board)) => {
-                let cols = puzzle.cols;
+                let cols = puzzle.cols();
                 let broken: std::collections::BTreeSet<(usize, usize)> = board
                     .score(puzzle)
                     .map(|s| s.broken)
@@ -302,7 +302,7 @@ impl BestModel {
                 };
                 for (x, &(k, r)) in list.iter().enumerate() {
                     hint.vars.push((first + x) as i32);
-                    let here = puzzle.tiles[k].id == p.tile && r == p.rotation;
+                    let here = puzzle.tiles()[k].id == p.tile && r == p.rotation;
                     hint.values.push(i64::from(here));
                 }
             }

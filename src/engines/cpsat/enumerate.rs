@@ -218,7 +218,7 @@ pub(crate) fn enumerate(
         Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
     };
     let base = CpModelProto {
-        name: puzzle.name.clone(),
+        name: puzzle.name().to_string(),
         variables: model.vars.iter().map(super::variable_proto).collect(),
         constraints: vec![],
     };

@@ -42,7 +42,7 @@ pub(crate) fn first(
         Ok(bytes) => bytes,
         Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
     };
-    let variables = super::encode_variables(&puzzle.name, &model.vars);
+    let variables = super::encode_variables(puzzle.name(), &model.vars);
     let mut forbidden = Forbidden {
         first_var: run.variables(),
         vars: vec![],

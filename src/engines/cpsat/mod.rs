@@ -464,5 +464,5 @@ pub(crate) fn model_text(
         every_board_takes_pictures(puzzle),
         &Cancel::never(),
     )?;
-    Ok(text::cp_model(&to_proto(&model, &puzzle.name)))
+    Ok(text::cp_model(&to_proto(&model, puzzle.name())))
 }

@@ -158,7 +158,7 @@ pub(crate) fn build(
         let mut choices = Vec::new();
         for (p, piece) in cnf.pieces.iter().enumerate() {
             let rep = piece.members[0];
-            let tile = &puzzle.tiles[rep];
+            let tile = &puzzle.tiles()[rep];
             for r in puzzle.rotations() {
                 let shown = !kinds || distinct_rotation(puzzle, tile, r);
                 if shown && puzzle.allows(c, rep, r) && symmetry.allows(puzzle, c, tile.id, r) {
@@ -229,7 +229,7 @@ impl<'a> Sink<'a> {
         for (c, choices) in cnf.cells.iter().enumerate() {
             for ch in choices {
                 if let [k] = cnf.pieces[ch.piece].members[..] {
-                    placed.insert((c, puzzle.tiles[k].id, ch.rotation), ch.var);
+                    placed.insert((c, puzzle.tiles()[k].id, ch.rotation), ch.var);
                 }
             }
         }
@@ -296,7 +296,7 @@ fn stop_here(cancel: &Cancel) -> Result<(), SolveError> {
 
 /// Every inner join: (cell, neighbour, the cell's side, the neighbour's).
 fn joins(puzzle: &Puzzle) -> Vec<(usize, usize, usize, usize)> {
-    let cols = puzzle.cols;
+    let cols = puzzle.cols();
     let mut out = Vec::new();
     for c in 0..puzzle.cells() {
         if c % cols + 1 < cols {
@@ -311,7 +311,7 @@ fn joins(puzzle: &Puzzle) -> Vec<(usize, usize, usize, usize)> {
 
 /// The edge a placement shows on side `d`.
 fn shown(puzzle: &Puzzle, cnf: &Cnf, ch: &Choice, d: usize) -> Edge {
-    puzzle.tiles[cnf.pieces[ch.piece].members[0]].edge(ch.rotation, d)
+    puzzle.tiles()[cnf.pieces[ch.piece].members[0]].edge(ch.rotation, d)
 }
 
 /// Support clauses, both ways: a placement implies one of the
@@ -403,7 +403,7 @@ fn colour(
 
 /// `(i,j)`, 1-based.
 fn cell_name(puzzle: &Puzzle, c: usize) -> String {
-    format!("({},{})", c / puzzle.cols + 1, c % puzzle.cols + 1)
+    format!("({},{})", c / puzzle.cols() + 1, c % puzzle.cols() + 1)
 }
 
 /// The CNF as DIMACS text, with a comment header naming the placement
@@ -421,9 +421,9 @@ pub(crate) fn dimacs(
         s,
         "c scramble {} CNF of {} ({}x{}), encoding {}",
         env!("CARGO_PKG_VERSION"),
-        puzzle.name,
-        puzzle.rows,
-        puzzle.cols,
+        puzzle.name(),
+        puzzle.rows(),
+        puzzle.cols(),
         encoding.name()
     );
     if !symmetry.is_none() {
@@ -433,7 +433,7 @@ pub(crate) fn dimacs(
     for (c, choices) in cnf.cells.iter().enumerate() {
         for ch in choices {
             let members = &cnf.pieces[ch.piece].members;
-            let tile = puzzle.tiles[members[0]].id;
+            let tile = puzzle.tiles()[members[0]].id;
             let kind = if members.len() > 1 {
                 format!(" (a kind of {})", members.len())
             } else {
@@ -456,7 +456,7 @@ pub(crate) fn dimacs(
             let _ = writeln!(
                 s,
                 "c y {y} {join} {}{}",
-                puzzle.motifs[label.motif as usize],
+                puzzle.motifs()[label.motif as usize],
                 label.half.symbol()
             );
         }

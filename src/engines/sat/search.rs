@@ -174,7 +174,7 @@ impl Worker<'_> {
             let (rep, tile) = (members[0], members[given[ch.piece]]);
             given[ch.piece] += 1;
             let edges = |k: usize, r: u8| {
-                let t = &self.puzzle.tiles[k];
+                let t = &self.puzzle.tiles()[k];
                 [0, 1, 2, 3].map(|e| t.edge(r, e))
             };
             let rotation = if tile == rep {
@@ -187,7 +187,7 @@ impl Worker<'_> {
                     .expect("a kind's members show its edges")
             };
             cells.push(Placement {
-                tile: self.puzzle.tiles[tile].id,
+                tile: self.puzzle.tiles()[tile].id,
                 rotation,
             });
         }
