@@ -63,7 +63,8 @@ impl Run {
             } else {
                 None
             },
-            conflicts: r.stats.learned_clauses,
+            // SAT's conflicts (CP-SAT's work is its branches).
+            conflicts: r.stats.decisions.and(r.stats.conflicts),
         }
     }
 

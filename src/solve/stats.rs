@@ -45,8 +45,8 @@ pub struct SolverStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u64>,
     /// SAT: the CNF's variables and clauses, the solver's calls (one per
-    /// model found and one per finished unit) and the clauses it learned
-    /// (one per conflict).
+    /// model found and one per finished unit), and CaDiCaL's decisions and
+    /// propagations (its conflicts are `conflicts`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variables: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,7 +54,9 @@ pub struct SolverStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sat_solves: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub learned_clauses: Option<u64>,
+    pub decisions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub propagations: Option<u64>,
     /// `--solver auto`: every engine that ran, and how it ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<Vec<Entrant>>,

@@ -7,6 +7,9 @@ use crate::common;
 
 use common::cmd;
 use predicates::prelude::*;
+use rustsat::solvers::{Solve, SolverResult};
+use rustsat::types::{Lit, TernaryVal};
+use rustsat_cadical::CaDiCaL;
 use scramble::engines::backtrack::Backtrack;
 use scramble::engines::sat::{Encoding, Sat};
 use scramble::generate::{
@@ -233,19 +236,25 @@ fn the_model_command_writes_the_cnf_cadical_reads() {
     );
     // The CNF has a model, and the variables the header names decode to
     // the seed's solution (one of its four turns).
-    let mut sat: cadical::Solver = cadical::Solver::new();
+    let mut sat = CaDiCaL::default();
+    let lit = |l: &str| Lit::from_ipasir(l.parse().unwrap()).unwrap();
     for line in text
         .lines()
         .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
     {
-        let lits: Vec<i32> = line.split(' ').map(|l| l.parse().unwrap()).collect();
-        sat.add_clause(lits[..lits.len() - 1].iter().copied());
+        let lits: Vec<Lit> = line
+            .strip_suffix(" 0")
+            .unwrap()
+            .split(' ')
+            .map(lit)
+            .collect();
+        sat.add_clause_ref(lits.as_slice()).unwrap();
     }
-    assert_eq!(sat.solve(), Some(true));
+    assert_eq!(sat.solve().unwrap(), SolverResult::Sat);
     let placed = text
         .lines()
         .filter_map(|l| l.strip_prefix("c v "))
-        .filter(|l| sat.value(l.split(' ').next().unwrap().parse().unwrap()) == Some(true))
+        .filter(|l| sat.lit_val(lit(l.split(' ').next().unwrap())).unwrap() == TernaryVal::True)
         .count();
     assert_eq!(placed, 9);
     // --full-tree is the CP model's.

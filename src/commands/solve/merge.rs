@@ -264,7 +264,8 @@ fn stats(inputs: &[Input]) -> SolverStats {
         variables: max(&all, |s| s.variables),
         clauses: max(&all, |s| s.clauses),
         sat_solves: sum(&all, |s| s.sat_solves),
-        learned_clauses: sum(&all, |s| s.learned_clauses),
+        decisions: sum(&all, |s| s.decisions),
+        propagations: sum(&all, |s| s.propagations),
         race: None,
     }
 }

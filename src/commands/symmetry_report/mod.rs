@@ -182,8 +182,7 @@ pub(crate) fn run(
         row.complete = complete;
         row.wall_time_s = r.wall_time.as_secs_f64();
         row.branches = r.stats.branches.unwrap_or(0);
-        // CaDiCaL learns one clause per conflict.
-        row.conflicts = r.stats.conflicts.or(r.stats.learned_clauses).unwrap_or(0);
+        row.conflicts = r.stats.conflicts.unwrap_or(0);
         row.size = solver.model_size(puzzle, sym);
         if let Some((classes, pictures, true)) = &reference
             && complete

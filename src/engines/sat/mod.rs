@@ -1,6 +1,6 @@
 //! The SAT engine: the puzzle as clauses (cnf.rs, one of four encodings of
 //! the literature, docs/sat.md) solved by CaDiCaL, in process (the
-//! `cadical` crate bundles its source). Every model is a solution; the
+//! `rustsat-cadical` crate bundles its source). Every model is a solution; the
 //! enumeration blocks each model's placements and solves again, so every
 //! labelled solution (or, with identical tiles, every picture) is found
 //! once. Symmetry formulations are clauses too (their per-cell rule takes
@@ -125,10 +125,10 @@ impl Sat {
     }
 }
 
-/// The bundled CaDiCaL and its version, e.g. `CaDiCaL 1.9.5`.
+/// The bundled CaDiCaL and its version, e.g. `CaDiCaL 2.2.1`.
 fn cadical_version() -> String {
-    let sat: cadical::Solver = cadical::Solver::new();
-    let signature = sat.signature();
+    use rustsat::solvers::Solve;
+    let signature = rustsat_cadical::CaDiCaL::default().signature();
     format!(
         "CaDiCaL {}",
         signature.strip_prefix("cadical-").unwrap_or(signature)
@@ -254,6 +254,10 @@ impl Solver for Sat {
                         stopped.get_or_insert(why);
                         halt.stop();
                     }
+                    Event::Failed(e) => {
+                        broken.get_or_insert(e);
+                        halt.stop();
+                    }
                 }
             }
             handles
@@ -277,7 +281,9 @@ impl Solver for Sat {
             stats: SolverStats {
                 wall_time_s: Some(start.elapsed().as_secs_f64()),
                 workers: Some(threads),
-                learned_clauses: Some(effort.iter().map(|e| e.learned).sum()),
+                conflicts: Some(effort.iter().map(|e| e.conflicts).sum()),
+                decisions: Some(effort.iter().map(|e| e.decisions).sum()),
+                propagations: Some(effort.iter().map(|e| e.propagations).sum()),
                 sat_solves: Some(effort.iter().map(|e| e.solves).sum()),
                 variables: Some(cnf.vars as u64),
                 clauses: Some(cnf.clauses as u64),

@@ -3,12 +3,20 @@
 //! no model left, blocking each model's placements as they go; the
 //! caller's thread hands every model to the callback.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+
+use rustsat::solvers::{
+    ControlSignal, GetInternalStats, Solve, SolveIncremental, SolverResult, Terminate,
+};
+use rustsat::types::{Lit, TernaryVal, Var};
+use rustsat_cadical::CaDiCaL;
 
 use crate::board::Placement;
 use crate::cancel::{Cancel, StopToken, Stopped};
 use crate::puzzle::Puzzle;
+use crate::solve::SolveError;
 
 use super::cnf::Cnf;
 
@@ -20,49 +28,54 @@ pub(super) enum Event {
     UnitDone(usize),
     /// The worker stopped: its unit was not finished.
     Stopped(Stopped),
+    /// CaDiCaL failed (out of memory, or an answer the binding rejects).
+    Failed(SolveError),
 }
 
-/// What a worker counted.
+/// What a worker's CaDiCaL counted, and its calls.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Effort {
-    pub(super) learned: u64,
+    pub(super) conflicts: u64,
+    pub(super) decisions: u64,
+    pub(super) propagations: u64,
     pub(super) solves: u64,
 }
 
-/// The run's stop (Ctrl-C, the time limit) and the caller's own (enough
-/// models, a worker's failure), as CaDiCaL's terminate callback sees them.
-struct Watch {
-    cancel: Cancel,
-    halt: StopToken,
-    calls: u32,
-    why: Option<Stopped>,
-    learned: u64,
-}
-
-impl cadical::Callbacks for Watch {
-    fn terminate(&mut self) -> bool {
-        if self.halt.is_stopped() {
-            self.why.get_or_insert(Stopped::Interrupted);
-            return true;
+/// CaDiCaL's terminate callback: the run's stop (Ctrl-C, the time limit)
+/// and the caller's own (enough models, a worker's failure); why it
+/// stopped is left in `why`.
+fn watch<'a>(
+    cancel: &'a Cancel,
+    halt: &'a StopToken,
+    why: &'a Cell<Option<Stopped>>,
+) -> impl FnMut() -> ControlSignal + 'a {
+    let mut calls = 0u32;
+    move || {
+        if halt.is_stopped() {
+            why.set(why.get().or(Some(Stopped::Interrupted)));
+            return ControlSignal::Terminate;
         }
         // The clock is read every 64th call: CaDiCaL asks once per step.
-        self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(64)
-            && let Err(why) = self.cancel.check()
+        calls = calls.wrapping_add(1);
+        if calls.is_multiple_of(64)
+            && let Err(stop) = cancel.check()
         {
-            self.why = Some(why);
-            return true;
+            why.set(Some(stop));
+            return ControlSignal::Terminate;
         }
-        false
+        ControlSignal::Continue
     }
+}
 
-    fn max_length(&self) -> i32 {
-        i32::MAX
-    }
+/// A DIMACS literal as the binding takes it (the CNF numbers its
+/// variables from 1, so none is 0).
+fn lit(l: i32) -> Lit {
+    Lit::from_ipasir(l).expect("the CNF's literals are non-zero")
+}
 
-    fn learn(&mut self, _clause: &[i32]) {
-        self.learned += 1;
-    }
+/// CaDiCaL's error as the run's.
+fn failed(e: impl std::fmt::Display) -> SolveError {
+    SolveError::Runtime(format!("CaDiCaL: {e:#}").into())
 }
 
 /// One worker's share of the run.
@@ -81,76 +94,104 @@ pub(super) struct Worker<'a> {
 impl Worker<'_> {
     /// Take units until none is left or the run stops.
     pub(super) fn go(&self, events: &mpsc::Sender<Event>) -> Effort {
-        let mut sat: cadical::Solver<Watch> = cadical::Solver::new();
-        sat.reserve(self.cnf.vars);
-        // Handing over millions of clauses takes seconds: the run's limits
-        // hold here too.
-        for (k, clause) in self.cnf.each_clause().enumerate() {
-            if k % 65_536 == 0
-                && let Err(why) = self.cancel.check()
-            {
-                let _ = events.send(Event::Stopped(why));
-                return Effort::default();
+        let why = Cell::new(None);
+        let mut sat = CaDiCaL::default();
+        let mut effort = Effort::default();
+        let outcome = self
+            .load(&mut sat)
+            .and_then(|()| {
+                sat.attach_terminator(watch(&self.cancel, &self.halt, &why));
+                self.units(&mut sat, events, &why, &mut effort.solves)
+            })
+            .err();
+        match outcome {
+            Some(Stop::Stopped(stop)) => {
+                let _ = events.send(Event::Stopped(stop));
             }
-            sat.add_clause(clause.iter().copied());
+            Some(Stop::Failed(e)) => {
+                let _ = events.send(Event::Failed(e));
+            }
+            None => {}
         }
-        sat.set_callbacks(Some(Watch {
-            cancel: self.cancel.clone(),
-            halt: self.halt.clone(),
-            calls: 0,
-            why: None,
-            learned: 0,
-        }));
-        let mut solves = 0;
+        effort.conflicts = sat.conflicts() as u64;
+        effort.decisions = sat.decisions() as u64;
+        effort.propagations = sat.propagations() as u64;
+        effort
+    }
+
+    /// Hand the CNF to CaDiCaL. Millions of clauses take seconds: the
+    /// run's limits hold here too.
+    fn load(&self, sat: &mut CaDiCaL) -> Result<(), Stop> {
+        if self.cnf.vars > 0 {
+            sat.reserve(Var::new(self.cnf.vars as u32 - 1))
+                .map_err(|e| Stop::Failed(failed(e)))?;
+        }
+        let mut lits = Vec::new();
+        for (k, clause) in self.cnf.each_clause().enumerate() {
+            if k % 65_536 == 0 {
+                self.cancel.check().map_err(Stop::Stopped)?;
+            }
+            lits.clear();
+            lits.extend(clause.iter().map(|&l| lit(l)));
+            sat.add_clause_ref(lits.as_slice())
+                .map_err(|e| Stop::Failed(failed(e)))?;
+        }
+        Ok(())
+    }
+
+    /// Take units until none is left.
+    fn units(
+        &self,
+        sat: &mut CaDiCaL,
+        events: &mpsc::Sender<Event>,
+        why: &Cell<Option<Stopped>>,
+        solves: &mut u64,
+    ) -> Result<(), Stop> {
         loop {
             let unit = self.next.fetch_add(1, Ordering::Relaxed);
             if unit >= self.units.len() {
-                break;
+                return Ok(());
             }
-            if !self.run[unit] {
-                continue;
+            if self.run[unit] {
+                self.unit(sat, unit, events, why, solves)?;
             }
-            if let Err(why) = self.unit(&mut sat, unit, events, &mut solves) {
-                let _ = events.send(Event::Stopped(why));
-                break;
-            }
-        }
-        Effort {
-            learned: sat.get_callbacks().map_or(0, |w| w.learned),
-            solves,
         }
     }
 
     /// Every model of one unit, each sent and blocked.
     fn unit(
         &self,
-        sat: &mut cadical::Solver<Watch>,
+        sat: &mut CaDiCaL,
         unit: usize,
         events: &mpsc::Sender<Event>,
+        why: &Cell<Option<Stopped>>,
         solves: &mut u64,
-    ) -> Result<(), Stopped> {
-        let assumptions = &self.units[unit];
+    ) -> Result<(), Stop> {
+        let assumptions: Vec<Lit> = self.units[unit].iter().map(|&l| lit(l)).collect();
         loop {
-            self.cancel.check()?;
+            self.cancel.check().map_err(Stop::Stopped)?;
             if self.halt.is_stopped() {
-                return Err(Stopped::Interrupted);
+                return Err(Stop::Stopped(Stopped::Interrupted));
             }
             *solves += 1;
-            match sat.solve_with(assumptions.iter().copied()) {
-                Some(true) => {
-                    let (cells, block) = self.decode(sat);
-                    sat.add_clause(block);
+            match sat
+                .solve_assumps(&assumptions)
+                .map_err(|e| Stop::Failed(failed(e)))?
+            {
+                SolverResult::Sat => {
+                    let (cells, block) = self.decode(sat).map_err(Stop::Failed)?;
+                    sat.add_clause_ref(block.as_slice())
+                        .map_err(|e| Stop::Failed(failed(e)))?;
                     if events.send(Event::Model { unit, cells }).is_err() {
-                        return Err(Stopped::Interrupted);
+                        return Err(Stop::Stopped(Stopped::Interrupted));
                     }
                 }
-                Some(false) => {
+                SolverResult::Unsat => {
                     let _ = events.send(Event::UnitDone(unit));
                     return Ok(());
                 }
-                None => {
-                    let why = sat.get_callbacks().and_then(|w| w.why);
-                    return Err(why.unwrap_or(Stopped::Interrupted));
+                SolverResult::Interrupted => {
+                    return Err(Stop::Stopped(why.get().unwrap_or(Stopped::Interrupted)));
                 }
             }
         }
@@ -160,16 +201,20 @@ impl Worker<'_> {
     /// order, each other than the kind's first in the first rotation that
     /// shows the placement's edges) and the
     /// clause that blocks its placements.
-    fn decode(&self, sat: &cadical::Solver<Watch>) -> (Vec<Placement>, Vec<i32>) {
+    fn decode(&self, sat: &CaDiCaL) -> Result<(Vec<Placement>, Vec<Lit>), SolveError> {
         let mut given = vec![0usize; self.cnf.pieces.len()];
         let mut cells = Vec::with_capacity(self.cnf.cells.len());
         let mut block = Vec::with_capacity(self.cnf.cells.len());
         for choices in &self.cnf.cells {
-            let ch = choices
-                .iter()
-                .find(|ch| sat.value(ch.var) == Some(true))
-                .expect("every cell holds a placement in a model");
-            block.push(-ch.var);
+            let mut held = None;
+            for ch in choices {
+                if sat.lit_val(lit(ch.var)).map_err(failed)? == TernaryVal::True {
+                    held = Some(ch);
+                    break;
+                }
+            }
+            let ch = held.expect("every cell holds a placement in a model");
+            block.push(!lit(ch.var));
             let members = &self.cnf.pieces[ch.piece].members;
             let (rep, tile) = (members[0], members[given[ch.piece]]);
             given[ch.piece] += 1;
@@ -191,6 +236,12 @@ impl Worker<'_> {
                 rotation,
             });
         }
-        (cells, block)
+        Ok((cells, block))
     }
+}
+
+/// Why a worker ended before its units did.
+enum Stop {
+    Stopped(Stopped),
+    Failed(SolveError),
 }
