@@ -211,6 +211,7 @@ impl Solver for Sat {
                         next: &next,
                         cancel: cancel.clone(),
                         halt: halt.clone(),
+                        first_only: options.limit == Some(1),
                     };
                     let tx = tx.clone();
                     s.spawn(move || worker.go(&tx))
@@ -221,27 +222,10 @@ impl Solver for Sat {
                 match event {
                     Event::Model { unit, cells } => {
                         let board = Solution::shaped(cells, puzzle.shape());
-                        if let Some(name) = options.symmetry.rejected_by(puzzle, &board) {
-                            broken.get_or_insert(SolveError::Unbroken {
-                                formulation: name.to_string(),
-                                solution: board,
-                            });
-                            halt.stop();
-                            continue;
+                        if let Err(e) = deliver(puzzle, options, callback, stands, unit, board) {
+                            broken.get_or_insert(e);
                         }
-                        if options.units.is_some() {
-                            // A class's boards lie in different units (their
-                            // first cells differ): each unit reports only the
-                            // canonical ones, standing for their turns, so a
-                            // class is counted in one unit, as shards and
-                            // checkpoints count them.
-                            if canonical(&board) == board {
-                                callback.on_solution_in(unit, board.cells(), Stands::Turns);
-                            }
-                        } else {
-                            callback.on_solution(board.cells(), stands);
-                        }
-                        if callback.enough() {
+                        if broken.is_some() || callback.enough() {
                             halt.stop();
                         }
                     }
@@ -294,6 +278,36 @@ impl Solver for Sat {
             },
         })
     }
+}
+
+/// Hand one model to the callback, after checking it against the
+/// symmetry formulation.
+fn deliver(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    callback: &mut dyn SolutionCallback,
+    stands: Stands,
+    unit: usize,
+    board: Solution,
+) -> Result<(), SolveError> {
+    if let Some(name) = options.symmetry.rejected_by(puzzle, &board) {
+        return Err(SolveError::Unbroken {
+            formulation: name.to_string(),
+            solution: board,
+        });
+    }
+    if options.units.is_some() {
+        // A class's boards lie in different units (their first cells
+        // differ): each unit reports only the canonical ones, standing for
+        // their turns, so a class is counted in one unit, as shards and
+        // checkpoints count them.
+        if canonical(&board) == board {
+            callback.on_solution_in(unit, board.cells(), Stands::Turns);
+        }
+    } else {
+        callback.on_solution(board.cells(), stands);
+    }
+    Ok(())
 }
 
 /// The work units (the first cell's placements, assumed one at a time: a
