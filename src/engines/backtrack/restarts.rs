@@ -8,7 +8,8 @@
 //! with restarts still ends complete where there are fewer solutions than
 //! the limit. With one thread, its attempts start with the puzzle as it
 //! is; with more, the first thread searches the puzzle as it is without a
-//! budget and every other runs its own sequence of attempts (a portfolio).
+//! budget, the second makes the one-thread run's other attempts, and every
+//! other runs its own sequence of attempts (a portfolio).
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -202,10 +203,19 @@ impl Plan<'_> {
         attempts: &AtomicU64,
         complete: &AtomicBool,
     ) -> Vec<u64> {
-        let mut rng = Rng::new(self.restarts.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        // With more threads than one, the first searches the puzzle as
+        // given to its end, and the second makes the one-thread run's
+        // relabellings (the same draws on the same budgets, from its
+        // second attempt on): two threads never need more attempts than
+        // one. The others draw their own.
+        let several = self.threads > 1;
+        let stream = if several && k > 0 { k - 1 } else { k };
+        let mut rng =
+            Rng::new(self.restarts.seed ^ (stream as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut nodes = vec![0u64; self.puzzle.len()];
         let none = Symmetry::none();
-        for i in 1u64.. {
+        let from = if several && k == 1 { 2 } else { 1 };
+        for i in from.. {
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -213,10 +223,9 @@ impl Plan<'_> {
             let first = k == 0 && i == 1;
             let (puzzle, back) = relabel(self.puzzle, (!first).then_some(&mut rng));
             let t = Tables::new(&puzzle, self.order, &none, self.setup);
-            // With more threads than one, the first searches the puzzle as
-            // given to its end: boards that one search solves at once lose
-            // nothing to the restarts of the others.
-            let budget = if k == 0 && self.threads > 1 {
+            // Boards that one search solves at once lose nothing to the
+            // restarts of the others.
+            let budget = if k == 0 && several {
                 u64::MAX
             } else {
                 luby(i).saturating_mul(self.restarts.checks())
