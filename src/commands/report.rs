@@ -31,7 +31,7 @@ pub(crate) struct Run {
     pub nodes: Option<u64>,
     /// CP-SAT branches.
     pub branches: Option<u64>,
-    /// SAT conflicts (the clauses CaDiCaL learned).
+    /// SAT conflicts (CaDiCaL's own count).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
 }
@@ -63,7 +63,9 @@ impl Run {
             } else {
                 None
             },
-            // SAT's conflicts (CP-SAT's work is its branches).
+            // SAT's conflicts, also when it won a race. Only CaDiCaL
+            // reports decisions; CP-SAT reports conflicts too, but its
+            // work is its branches.
             conflicts: r.stats.decisions.and(r.stats.conflicts),
         }
     }
