@@ -11,7 +11,9 @@
 //!
 //! Every list must hold at most 64 entries, but for the one that both
 //! missing neighbours key (the first depth's): a step at the search's
-//! start walks it entry by entry, as the list loop does. Puzzles past the
+//! start walks it entry by entry, as the list loop does (boards of over 64
+//! pieces without frame or turns, as Tetravex's, where each tile lies in
+//! four lists). Puzzles past the
 //! tables' fixed sizes ([`MAX_LISTS`] lists, [`MAX_ENTRIES`] entries) keep
 //! the list loop, and so do those where a tile lies in more than four
 //! lists: no masks are built there.
@@ -346,6 +348,52 @@ mod tests {
         }
         assert!(boards > 100, "{boards} boards");
         assert!(leans > 10, "{leans} searches by the lean walk");
+    }
+
+    #[test]
+    fn a_long_first_list_is_walked_entry_by_entry() {
+        // A 5x13 without frame or turns (as Tetravex): the first cell's
+        // list holds all 65 tiles, past a mask's 64 bits, while each tile lies
+        // in four lists (the first cell's, the first row's, the first
+        // column's, the others'), so the masks are built and their first
+        // step walks that list entry by entry.
+        let o = FamilyOptions {
+            rows: 5,
+            cols: 13,
+            frame_colours: 0,
+            inner_colours: 40,
+            turning: Turning::None,
+            hint: false,
+        };
+        let (p, _) = plant_family(&mut Rng::new(11), &o);
+        let none = Symmetry::none();
+        let tables = || Tables::new(&p, Order::Row, &none, Setup::turns(false));
+        let (masked, mut plain) = (tables(), tables());
+        let l = masked.lists.as_ref().expect("lists");
+        let m = l.masks.as_ref().expect("masks: each tile in four lists");
+        let at = l.first_list(&[0; MAX_TILES], 0);
+        assert_eq!(l.starts[at + 1] - l.starts[at], 65);
+        assert_eq!(m.full[slot(at)], 0, "a long list has no mask");
+        plain.lists.as_mut().expect("lists").masks = None;
+        // The boards (the planted one, and any other) and the nodes per
+        // depth, the same with the masks as with the list loop.
+        let first = |t: &Tables<'_>| {
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let check = || false;
+            let mut st = State::<5>::new(t, &stop, &check);
+            let mut boards = Vec::new();
+            let mut out = |b: &[u16; MAX_TILES]| {
+                boards.push(b[..t.cells].to_vec());
+                true
+            };
+            super::super::search::search(t, &mut st, 0, t.cells, &mut out);
+            (boards, st.nodes)
+        };
+        assert_eq!(masked.words, 5, "65 tiles' orientations in five words");
+        let (boards, nodes) = first(&masked);
+        assert!(!boards.is_empty(), "the planted board");
+        assert!(nodes[0] > 1, "the first list walked past one entry");
+        assert_eq!((boards, nodes), first(&plain));
     }
 
     #[test]
