@@ -56,7 +56,7 @@ fn seed_puzzle(c: &mut Criterion) {
     for order in [Order::Row, Order::Spiral, Order::Constrained] {
         for bt in [Backtrack::new(order), Backtrack::full_tree(order)] {
             assert_eq!(count(&bt, &p, &one).0, 4);
-            g.bench_function(format!("backtrack-{}", bt.model_name()), |b| {
+            g.bench_function(format!("backtrack-{}", bt.searched()), |b| {
                 b.iter(|| count(&bt, black_box(&p), &one))
             });
         }

@@ -12,17 +12,18 @@
 //! A layer above the engines, since it is made of them (they never import
 //! one another).
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::board::Placement;
 use crate::engines::backtrack::Backtrack;
 use crate::engines::sat::Sat;
 use crate::puzzle::Puzzle;
+use crate::solve::pool::{self, Event, Flow, Jobs, Outbox, Shape};
 use crate::solve::{
-    Engine, Entrant, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
-    Stands, StopToken,
+    Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver,
+    SolverRun, Stands, StopToken,
 };
 
 /// An engine that may run on a thread of its own.
@@ -36,7 +37,7 @@ pub struct Auto {
     /// How long the last entrant runs alone before the others start.
     head_start: Duration,
     /// The engine that answered the last run, its model and version.
-    answered: Mutex<Option<(Engine, String, String)>>,
+    answered: Mutex<Option<(Engine, Searched, String)>>,
 }
 
 /// For complete enumeration and counting: the backtracker, the fastest
@@ -86,10 +87,10 @@ impl Auto {
 
     fn answered_by(&self, s: &dyn Solver) {
         *self.answered.lock().expect("not poisoned") =
-            Some((s.engine(), s.model_name(), s.version()));
+            Some((s.engine(), s.searched(), s.version()));
     }
 
-    fn answered(&self) -> Option<(Engine, String, String)> {
+    fn answered(&self) -> Option<(Engine, Searched, String)> {
         self.answered.lock().expect("not poisoned").clone()
     }
 }
@@ -109,13 +110,13 @@ enum End {
 
 /// An entrant's callback: its boards to the race; enough once the race
 /// is decided.
-struct Relay {
+struct Relay<'a> {
     index: usize,
-    tx: mpsc::Sender<Message>,
-    decided: Arc<AtomicBool>,
+    tx: &'a Outbox<Message>,
+    decided: &'a AtomicBool,
 }
 
-impl SolutionCallback for Relay {
+impl SolutionCallback for Relay<'_> {
     fn on_solution(&mut self, cells: &[Placement], stands: Stands) {
         let _ = self
             .tx
@@ -134,8 +135,8 @@ impl Solver for Auto {
         self.answered()
             .map_or_else(|| env!("CARGO_PKG_VERSION").into(), |a| a.2)
     }
-    fn model_name(&self) -> String {
-        self.answered().map_or_else(|| "race".into(), |a| a.1)
+    fn searched(&self) -> Searched {
+        self.answered().map_or(Searched::Race, |a| a.1)
     }
     fn enumerate(
         &self,
@@ -163,7 +164,7 @@ impl Solver for Auto {
 fn entrant(s: &dyn Solver, run: &SolverRun, took: Duration, how: &str) -> Entrant {
     Entrant {
         engine: s.engine(),
-        model: s.model_name(),
+        model: s.searched(),
         ended: how.into(),
         wall_time_s: took.as_secs_f64(),
         stats: run.stats.clone(),
@@ -180,83 +181,77 @@ impl Auto {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let stop = StopToken::new();
-        let decided = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel();
+        let decided = AtomicBool::new(false);
         let mut winner: Option<usize> = None;
         let mut ends: Vec<Option<End>> = (0..self.entrants.len()).map(|_| None).collect();
         let start = Instant::now();
-        std::thread::scope(|s| {
-            let last = self.entrants.len() - 1;
-            for (index, solver) in self.entrants.iter().enumerate() {
-                let (threads, wait) = if index == last {
-                    (options.threads.max(1), Duration::ZERO)
-                } else {
-                    (1, self.head_start)
-                };
-                let opts = SolveOptions {
-                    threads,
-                    stop: stop.clone(),
-                    ..options.clone()
-                };
-                let mut relay = Relay {
-                    index,
-                    tx: tx.clone(),
-                    decided: Arc::clone(&decided),
-                };
-                let tx = tx.clone();
-                let stop = stop.clone();
-                s.spawn(move || {
-                    while start.elapsed() < wait {
-                        if stop.is_stopped() {
-                            let _ = tx.send(Message::Done(index, End::NotStarted));
-                            return;
-                        }
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                    let begun = Instant::now();
-                    let run = solver.enumerate(puzzle, &opts, &mut relay);
-                    let end = End::Ran(Box::new(run), begun.elapsed());
-                    let _ = tx.send(Message::Done(index, end));
-                });
-            }
-            drop(tx);
-            let mut left = self.entrants.len();
-            while left > 0 {
-                // Ctrl-C reaches the entrants through the race's own stop.
-                if options.stop.is_stopped() {
-                    stop.stop();
+        let last = self.entrants.len() - 1;
+        let shape = Shape {
+            workers: self.entrants.len(),
+            bound: None,
+            tick: Some(Duration::from_millis(10)),
+        };
+        let entrant = |index: usize, _: &Jobs<()>, tx: &Outbox<Message>| {
+            let (threads, wait) = if index == last {
+                (options.threads.max(1), Duration::ZERO)
+            } else {
+                (1, self.head_start)
+            };
+            let opts = SolveOptions {
+                threads,
+                stop: stop.clone(),
+                ..options.clone()
+            };
+            let mut relay = Relay {
+                index,
+                tx,
+                decided: &decided,
+            };
+            while start.elapsed() < wait {
+                if stop.is_stopped() {
+                    tx.send(Message::Done(index, End::NotStarted));
+                    return;
                 }
-                let message = match rx.recv_timeout(Duration::from_millis(10)) {
-                    Ok(m) => m,
-                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                };
-                match message {
-                    Message::Board(i, cells, stands) => {
-                        if *winner.get_or_insert(i) == i && !decided.load(Ordering::Relaxed) {
-                            callback.on_solution(&cells, stands);
-                            if callback.enough() {
-                                decided.store(true, Ordering::Relaxed);
-                                stop.stop();
-                            }
-                        }
-                    }
-                    Message::Done(i, end) => {
-                        left -= 1;
-                        // The first to finish its whole search without a
-                        // board (no solution) answers too.
-                        let complete = matches!(&end, End::Ran(r, _)
-                            if matches!(r.as_ref(), Ok(r) if r.status == RunStatus::Complete));
-                        if winner.is_none() && complete {
-                            winner = Some(i);
-                        }
-                        if winner == Some(i) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let begun = Instant::now();
+            let run = self.entrants[index].enumerate(puzzle, &opts, &mut relay);
+            tx.send(Message::Done(
+                index,
+                End::Ran(Box::new(run), begun.elapsed()),
+            ));
+        };
+        pool::run(shape, std::iter::empty(), true, entrant, |event, _| {
+            // Ctrl-C reaches the entrants through the race's own stop.
+            if options.stop.is_stopped() {
+                stop.stop();
+            }
+            match event {
+                Event::Quiet => {}
+                Event::Message(Message::Board(i, cells, stands)) => {
+                    if *winner.get_or_insert(i) == i && !decided.load(Ordering::Relaxed) {
+                        callback.on_solution(&cells, stands);
+                        if callback.enough() {
+                            decided.store(true, Ordering::Relaxed);
                             stop.stop();
                         }
-                        ends[i] = Some(end);
                     }
                 }
+                Event::Message(Message::Done(i, end)) => {
+                    // The first to finish its whole search without a
+                    // board (no solution) answers too.
+                    let complete = matches!(&end, End::Ran(r, _)
+                        if matches!(r.as_ref(), Ok(r) if r.status == RunStatus::Complete));
+                    if winner.is_none() && complete {
+                        winner = Some(i);
+                    }
+                    if winner == Some(i) {
+                        stop.stop();
+                    }
+                    ends[i] = Some(end);
+                }
             }
+            Flow::Listen
         });
         self.result(ends, winner)
     }
@@ -278,7 +273,7 @@ impl Auto {
                 End::NotStarted => {
                     race.push(Entrant {
                         engine: solver.engine(),
-                        model: solver.model_name(),
+                        model: solver.searched(),
                         ended: "not started (the race ended within the head start)".into(),
                         wall_time_s: 0.0,
                         stats: Default::default(),
@@ -298,7 +293,7 @@ impl Auto {
                 Err(e) => {
                     race.push(Entrant {
                         engine: solver.engine(),
-                        model: solver.model_name(),
+                        model: solver.searched(),
                         ended: format!("failed: {e}"),
                         wall_time_s: took.as_secs_f64(),
                         stats: Default::default(),

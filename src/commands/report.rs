@@ -43,7 +43,7 @@ impl Run {
             puzzle: label.to_string(),
             board: puzzle.facts(),
             solver: r.solver,
-            model: r.model.clone(),
+            model: r.model.to_string(),
             // Every table, CSV and JSON row says so where the symmetry is
             // not proven to keep every class.
             symmetry: match r.symmetry_proven {
@@ -146,7 +146,9 @@ mod tests {
         SolveResult {
             solver,
             solver_version: "x".into(),
-            model: "m".into(),
+            model: crate::solve::Searched::Sat {
+                encoding: "m".into(),
+            },
             symmetry: Symmetry::none(),
             symmetry_proven: true,
             equivalence: Equivalence::Rotation,

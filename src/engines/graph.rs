@@ -21,8 +21,8 @@ use std::time::Instant;
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats, Stands,
-    StopReason,
+    RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
+    SolverStats, Stands, StopReason,
 };
 
 /// One arc of the recording graph: piece `piece` (tile index, in id
@@ -273,8 +273,8 @@ impl Solver for GraphSolver {
     fn engine(&self) -> crate::solve::Engine {
         crate::solve::Engine::Graph
     }
-    fn model_name(&self) -> String {
-        "recording-graph".into()
+    fn searched(&self) -> Searched {
+        Searched::Graph
     }
     fn exact_reports(&self) -> bool {
         // A board's centre corners give back its subgraph and its

@@ -51,7 +51,7 @@ td, th {{ text-align: left; padding: 0.1em 1em 0.1em 0; }}
         tiles = p.len(),
         solver = res.solver,
         version = escape(&res.solver_version),
-        model = escape(&res.model),
+        model = escape(&res.model.to_string()),
         symmetry = escape(&res.symmetry.name()),
         complete = escape(&r.completeness()),
         raw = res.counts.raw,

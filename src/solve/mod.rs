@@ -7,6 +7,8 @@
 
 mod collector;
 mod compact;
+pub(crate) mod pool;
+mod searched;
 mod shard;
 mod stats;
 
@@ -22,6 +24,7 @@ use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
+pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 pub use stats::{Entrant, SolverStats};
 
@@ -379,18 +382,12 @@ pub trait Solver {
     fn version(&self) -> String {
         env!("CARGO_PKG_VERSION").into()
     }
-    /// The formulation or search order used, e.g. `table`.
-    fn model_name(&self) -> String;
+    /// What it searches: its encoding or placement order and their
+    /// variants.
+    fn searched(&self) -> Searched;
     /// Whether it never reports a labelled solution twice in one run (the
     /// collector then need not remember boards to count them).
     fn exact_reports(&self) -> bool {
-        false
-    }
-    /// Whether its model carries constraints of the user's
-    /// (`--constraints`), which may remove solutions as a symmetry
-    /// breaking does: a bench does not hold its runs against the other
-    /// solvers' (`symmetry-report` gives their verdict).
-    fn has_user_constraints(&self) -> bool {
         false
     }
     /// The size of the model it would solve, if it solves a model.
@@ -430,7 +427,8 @@ impl Outcome {
 pub struct SolveResult {
     pub solver: Engine,
     pub solver_version: String,
-    pub model: String,
+    /// What the engine searched (its encoding or order).
+    pub model: Searched,
     /// The symmetry breaking used, e.g. `lex,tiles`.
     pub symmetry: Symmetry,
     /// Whether `symmetry` is proven to keep a member of every class under
@@ -529,7 +527,7 @@ pub(crate) fn run_with(
     Ok(SolveResult {
         solver: solver.engine(),
         solver_version: solver.version(),
-        model: solver.model_name(),
+        model: solver.searched(),
         symmetry: options.symmetry.clone(),
         symmetry_proven: options.symmetry.keeps(options.equivalence).is_proven(),
         equivalence: options.equivalence,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Engine;
+use super::{Engine, Searched};
 
 /// Statistics a backend reports; fields a backend does not have stay `None`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -64,12 +64,37 @@ pub struct SolverStats {
 
 /// One engine of a `--solver auto` run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SavedEntrant")]
 pub struct Entrant {
     pub engine: Engine,
-    pub model: String,
+    pub model: Searched,
     /// `won`, `stopped`, `chosen for a complete run`, `not started (...)`
     /// (the race ended within the head start) or `failed: why`.
     pub ended: String,
     pub wall_time_s: f64,
     pub stats: SolverStats,
+}
+
+/// An entrant as a saved report writes it: its model by name, read back
+/// with its engine.
+#[derive(Deserialize)]
+struct SavedEntrant {
+    engine: Engine,
+    model: String,
+    ended: String,
+    wall_time_s: f64,
+    stats: SolverStats,
+}
+
+impl TryFrom<SavedEntrant> for Entrant {
+    type Error = String;
+    fn try_from(s: SavedEntrant) -> Result<Entrant, String> {
+        Ok(Entrant {
+            model: Searched::read(s.engine, &s.model)?,
+            engine: s.engine,
+            ended: s.ended,
+            wall_time_s: s.wall_time_s,
+            stats: s.stats,
+        })
+    }
 }

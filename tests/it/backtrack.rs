@@ -119,7 +119,7 @@ fn threads_give_the_same_solutions_and_node_counts() {
     )
     .unwrap();
     assert_eq!(full.raw, one.raw);
-    assert_eq!(full.model, "spiral+full-tree");
+    assert_eq!(full.model.to_string(), "spiral+full-tree");
     assert_eq!(*full.stats.nodes_per_depth.unwrap().last().unwrap(), 880);
     assert!(full.stats.nodes.unwrap() > 3 * one.stats.nodes.unwrap());
 }

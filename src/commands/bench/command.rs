@@ -249,7 +249,7 @@ fn shard_meta(
     use crate::commands::bench;
     let names: Vec<String> = solvers
         .iter()
-        .map(|v| format!("{}:{}", v.name(), v.model_name()))
+        .map(|v| format!("{}:{}", v.name(), v.searched()))
         .collect();
     let sym: Vec<String> = symmetries.iter().map(|y| y.name()).collect();
     bench::ShardMeta {

@@ -243,7 +243,7 @@ pub(crate) fn run(
                     done += 1;
                     progress(&run, done, total);
                     bench.runs.push(run);
-                    if !r.outcome.is_complete() || solver.has_user_constraints() {
+                    if !r.outcome.is_complete() || solver.searched().has_user_constraints() {
                         continue;
                     }
                     match &reference {
@@ -397,8 +397,11 @@ mod tests {
         fn version(&self) -> String {
             "0".into()
         }
-        fn model_name(&self) -> String {
-            "test".into()
+        fn searched(&self) -> crate::solve::Searched {
+            crate::solve::Searched::Backtrack {
+                order: "test".into(),
+                full_tree: false,
+            }
         }
         fn enumerate(
             &self,

@@ -16,8 +16,8 @@ pub(crate) mod checkpoint;
 pub(crate) mod command;
 mod exact;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -26,6 +26,7 @@ use thiserror::Error;
 use crate::board::{Score, Solution, VerifyError};
 use crate::engines::cpsat::{BestModel, CpSat};
 use crate::puzzle::Puzzle;
+use crate::solve::pool::{self, Event, Flow, Outbox, Shape};
 use crate::solve::{Cancel, SolveError, StopToken};
 
 /// How `best` searches.
@@ -280,10 +281,37 @@ impl Plan {
     }
 }
 
-type Sender = mpsc::Sender<Result<Candidate, BestError>>;
+/// What a worker sends the coordinator.
+type Msg = Result<Candidate, BestError>;
+type Sender<'a> = &'a Outbox<Msg>;
+
+/// The backtracker with allowed breaks: each better board it finds; its
+/// nodes.
+fn breaks_worker(
+    shared: &Shared,
+    prepared: &breaks::Prepared,
+    seed: u64,
+    complete: bool,
+    tx: Sender<'_>,
+) -> u64 {
+    let found = move |board: Solution| {
+        let _ = tx.send(Ok(Candidate {
+            board,
+            method: Finder::Backtrack,
+            optimal: false,
+        }));
+    };
+    let stop = || shared.breaks_stopped(complete);
+    let breaks_shared = breaks::Shared {
+        best_breaks: &shared.best_breaks,
+        stop: &stop,
+        found: &found,
+    };
+    breaks::search(shared.puzzle, prepared, seed, &breaks_shared)
+}
 
 /// The complete search: its first solution, if it finds one; its nodes.
-fn exact_worker(shared: &Shared, threads: usize, tx: Sender) -> u64 {
+fn exact_worker(shared: &Shared, threads: usize, tx: Sender<'_>) -> u64 {
     let left = shared.cancel.remaining();
     match exact::first_solution(shared.puzzle, left, &shared.halt, threads) {
         Ok((found, nodes)) => {
@@ -310,7 +338,7 @@ fn cp_sat_worker(
     solver: &CpSat,
     model: Option<&BestModel>,
     threads: usize,
-    tx: Sender,
+    tx: Sender<'_>,
 ) {
     let (puzzle, options) = (shared.puzzle, shared.options);
     let stopped = || shared.stopped();
@@ -385,68 +413,77 @@ struct Seen {
 
 /// Score each candidate again, keep and share the better ones (each given
 /// to `on_improve`), until every worker is done; halt them all on an
-/// error, a full score, a proof of optimality or a limit.
+/// error, a full score, a proof of optimality or a limit (looked at when
+/// the workers are quiet).
 fn coordinate(
     shared: &Shared,
     joins: usize,
-    rx: mpsc::Receiver<Result<Candidate, BestError>>,
+    event: Event<Msg>,
     seen: &mut Seen,
     on_improve: &mut dyn FnMut(&Improvement),
 ) -> Result<(), BestError> {
-    loop {
-        let msg = match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok(m) => m,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if shared.stopped() {
-                    shared.halt_all();
-                }
-                continue;
+    let msg = match event {
+        Event::Message(m) => m,
+        Event::Quiet => {
+            if shared.stopped() {
+                shared.halt_all();
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
-        };
-        let c = msg.inspect_err(|_| shared.halt_all())?;
-        let score = c.board.score(shared.puzzle).map_err(|error| {
-            shared.halt_all();
-            BestError::Invalid {
-                method: c.method,
-                error,
-            }
-        })?;
-        seen.optimal |= c.optimal;
-        if seen.optimal {
-            // Proved: nothing better exists, whether or not this board is
-            // new.
-            shared.halt_all();
+            return Ok(());
         }
-        if seen.best.as_ref().is_some_and(|b| b.score >= score.valid) {
-            continue;
-        }
-        let imp = Improvement {
-            score: score.valid,
-            joins,
-            time_s: shared.started.elapsed().as_secs_f64(),
+    };
+    let c = msg.inspect_err(|_| shared.halt_all())?;
+    let score = c.board.score(shared.puzzle).map_err(|error| {
+        shared.halt_all();
+        BestError::Invalid {
             method: c.method,
-            board: c.board,
-            broken: score.broken,
-        };
-        // Share it: the backtrackers look for fewer breaks, CP-SAT starts
-        // its next slice from it.
-        shared
-            .best_breaks
-            .fetch_min(joins - imp.score, Ordering::SeqCst);
-        shared.last_gain.store(
-            shared.started.elapsed().as_millis() as u64,
-            Ordering::Relaxed,
-        );
-        *shared.board.lock().unwrap() = Some(imp.board.clone());
-        on_improve(&imp);
-        seen.improvements += 1;
-        let full = imp.score == joins;
-        seen.best = Some(imp);
-        if full || seen.optimal {
-            shared.halt_all();
+            error,
         }
+    })?;
+    seen.optimal |= c.optimal;
+    if seen.optimal {
+        // Proved: nothing better exists, whether or not this board is
+        // new.
+        shared.halt_all();
     }
+    if seen.best.as_ref().is_some_and(|b| b.score >= score.valid) {
+        return Ok(());
+    }
+    let imp = Improvement {
+        score: score.valid,
+        joins,
+        time_s: shared.started.elapsed().as_secs_f64(),
+        method: c.method,
+        board: c.board,
+        broken: score.broken,
+    };
+    // Share it: the backtrackers look for fewer breaks, CP-SAT starts its
+    // next slice from it.
+    shared
+        .best_breaks
+        .fetch_min(joins - imp.score, Ordering::SeqCst);
+    shared.last_gain.store(
+        shared.started.elapsed().as_millis() as u64,
+        Ordering::Relaxed,
+    );
+    *shared.board.lock().unwrap() = Some(imp.board.clone());
+    on_improve(&imp);
+    seen.improvements += 1;
+    let full = imp.score == joins;
+    seen.best = Some(imp);
+    if full || seen.optimal {
+        shared.halt_all();
+    }
+    Ok(())
+}
+
+/// What each worker of a run does.
+enum Role {
+    /// The backtracker with allowed breaks, on its own seed.
+    Breaks(u64),
+    /// The complete search, on this many threads.
+    Exact(usize),
+    /// CP-SAT's rounds, on this many threads.
+    CpSat(usize),
 }
 
 /// Run the search; `on_improve` gets each improvement (verified) as it is
@@ -495,51 +532,54 @@ pub(crate) fn run(
         None
     };
     let prepared = (plan.backtrackers > 0).then(|| breaks::Prepared::new(puzzle));
-    let (tx, rx) = mpsc::channel::<Result<Candidate, BestError>>();
     let mut seen = Seen {
         best,
         improvements: 0,
         optimal: false,
     };
-    let mut nodes = 0u64;
-    std::thread::scope(|s| -> Result<(), BestError> {
-        let shared = &shared;
-        let mut handles = Vec::new();
-        for t in 0..plan.backtrackers {
-            let (tx, prepared) = (tx.clone(), prepared.as_ref().expect("prepared"));
-            let seed = options.seed.wrapping_add(t as u64);
-            handles.push(s.spawn(move || {
-                let found = move |board: Solution| {
-                    let _ = tx.send(Ok(Candidate {
-                        board,
-                        method: Finder::Backtrack,
-                        optimal: false,
-                    }));
-                };
-                let stop = || shared.breaks_stopped(complete);
-                let breaks_shared = breaks::Shared {
-                    best_breaks: &shared.best_breaks,
-                    stop: &stop,
-                    found: &found,
-                };
-                breaks::search(puzzle, prepared, seed, &breaks_shared)
-            }));
-        }
-        if complete {
-            let tx = tx.clone();
-            handles.push(s.spawn(move || exact_worker(shared, plan.exact_threads, tx)));
-        }
-        if let Some((solver, model)) = &cp {
-            let tx = tx.clone();
-            s.spawn(move || cp_sat_worker(shared, solver, model.as_ref(), plan.cp_threads, tx));
-        }
-        drop(tx);
-        let result = coordinate(shared, joins, rx, &mut seen, on_improve);
-        for h in handles {
-            nodes += h.join().unwrap_or(0);
-        }
-        result
-    })?;
+    let mut roles: Vec<Role> = (0..plan.backtrackers)
+        .map(|t| Role::Breaks(options.seed.wrapping_add(t as u64)))
+        .collect();
+    if complete {
+        roles.push(Role::Exact(plan.exact_threads));
+    }
+    if cp.is_some() {
+        roles.push(Role::CpSat(plan.cp_threads));
+    }
+    let shape = Shape {
+        workers: roles.len(),
+        bound: None,
+        tick: Some(Duration::from_millis(20)),
+    };
+    let shared = &shared;
+    let mut result = Ok(());
+    let nodes: u64 = pool::run(
+        shape,
+        std::iter::empty::<()>(),
+        true,
+        |i, _, tx| match roles[i] {
+            Role::Breaks(seed) => {
+                let prepared = prepared.as_ref().expect("prepared");
+                breaks_worker(shared, prepared, seed, complete, tx)
+            }
+            Role::Exact(threads) => exact_worker(shared, threads, tx),
+            Role::CpSat(threads) => {
+                let (solver, model) = cp.as_ref().expect("CP-SAT");
+                cp_sat_worker(shared, solver, model.as_ref(), threads, tx);
+                0
+            }
+        },
+        |event, _| match coordinate(shared, joins, event, &mut seen, on_improve) {
+            Ok(()) => Flow::Listen,
+            Err(e) => {
+                result = Err(e);
+                Flow::Leave
+            }
+        },
+    )
+    .into_iter()
+    .sum();
+    result?;
     let ended = if seen.best.as_ref().is_some_and(|b| b.score == joins) {
         Ended::Full
     } else if seen.optimal {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::Solution;
 use crate::commands::shards::MergeError;
 use crate::render::Report;
-use crate::solve::{Engine, Keep, Meta, Outcome, SolveResult, SolverStats, StopReason};
+use crate::solve::{Engine, Keep, Meta, Outcome, Searched, SolveResult, SolverStats, StopReason};
 use crate::symmetry::Symmetry;
 
 /// What the report says of the puzzle.
@@ -58,7 +58,7 @@ struct Json<'a> {
     tiles: usize,
     solver: Engine,
     solver_version: &'a str,
-    model: &'a str,
+    model: &'a Searched,
     symmetry: String,
     /// Present (false) only where the symmetry is not proven to keep a
     /// member of every class: the counts may then be too low.
@@ -234,6 +234,8 @@ pub(super) struct ShardReport {
 pub(super) struct Input {
     pub(super) path: PathBuf,
     pub(super) report: ShardReport,
+    /// The report's model, read with its solver.
+    pub(super) model: Searched,
     pub(super) meta: Meta,
     /// JSON Lines: the streamed solutions.
     pub(super) streamed: Vec<Solution>,
@@ -303,6 +305,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
             Meta::FORMAT
         )));
     }
+    let model = Searched::read(report.solver, &report.model).map_err(err)?;
     // Boards are read as squares; each takes the board's shape.
     let shape = report.facts.shape();
     let mut report = report;
@@ -328,6 +331,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
         Input {
             path: path.to_path_buf(),
             report,
+            model,
             meta,
             streamed,
         },

@@ -163,7 +163,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let result = SolveResult {
         solver: first.report.solver,
         solver_version: first.report.solver_version.clone(),
-        model: first.report.model.clone(),
+        model: first.model.clone(),
         symmetry: first.report.symmetry.clone(),
         symmetry_proven: first.report.symmetry_proven,
         equivalence,

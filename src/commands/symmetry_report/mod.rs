@@ -130,7 +130,8 @@ pub(crate) fn run(
         let mut row = Row {
             puzzle: label.to_string(),
             model: if is_own {
-                own.map(|o| o.solver.model_name()).unwrap_or_default()
+                own.map(|o| o.solver.searched().to_string())
+                    .unwrap_or_default()
             } else {
                 model_label(solver)
             },
@@ -211,8 +212,8 @@ pub(crate) fn run(
 /// (`sat colour-sequential`, `backtrack spiral`).
 fn model_label(solver: &dyn Solver) -> String {
     match solver.engine() {
-        solve::Engine::CpSat => solver.model_name(),
-        e => format!("{} {}", e.name(), solver.model_name()),
+        solve::Engine::CpSat => solver.searched().to_string(),
+        e => format!("{} {}", e.name(), solver.searched()),
     }
 }
 

@@ -82,8 +82,8 @@ use std::time::Instant;
 use crate::cancel::{Cancel, Stopped};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    StopReason, search_pictures,
+    RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
+    SolverStats, StopReason, search_pictures,
 };
 use crate::symmetry::labellings_per_picture;
 
@@ -110,7 +110,7 @@ impl Backtrack {
     /// What a checkpoint of this search's work units records as its search:
     /// the order (and full tree) and the units' revision.
     pub(crate) fn units_name(&self) -> String {
-        format!("{} units r{UNITS_REVISION}", self.model_name())
+        format!("{} units r{UNITS_REVISION}", self.searched())
     }
 }
 
@@ -173,11 +173,10 @@ impl Solver for Backtrack {
     fn exact_reports(&self) -> bool {
         true
     }
-    fn model_name(&self) -> String {
-        if self.reduce_turns {
-            self.order.name().to_string()
-        } else {
-            format!("{}+full-tree", self.order.name())
+    fn searched(&self) -> Searched {
+        Searched::Backtrack {
+            order: self.order.name().to_string(),
+            full_tree: !self.reduce_turns,
         }
     }
     fn enumerate(

@@ -1,10 +1,10 @@
 //! The parallel driver: one worker, or the tree split a few levels deep
-//! into subtrees that the workers pull from a counter.
+//! into subtrees that the workers of the job pool take in turn.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::Placement;
+use crate::solve::pool::{self, Event, Flow, Jobs, Outbox, Shape};
 use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
@@ -36,15 +36,15 @@ pub(super) struct UnitInfo {
 pub(crate) const UNITS: usize = 4096;
 
 impl Run<'_, '_> {
-    /// One worker: subtrees pulled from `next` until none is left or the
-    /// search stops, its boards sent in batches; returns its nodes per
-    /// depth.
+    /// One worker: subtrees (their indices in `prefixes`) taken from
+    /// `jobs` until none is left or the search stops, its boards sent in
+    /// batches; returns its nodes per depth.
     fn worker<const W: usize>(
         &self,
-        next: &AtomicUsize,
+        jobs: &Jobs<usize>,
         prefixes: &[Vec<u16>],
         skip: Option<&[bool]>,
-        tx: mpsc::SyncSender<Msg>,
+        outbox: &Outbox<Msg>,
     ) -> Vec<u64> {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
@@ -54,9 +54,8 @@ impl Run<'_, '_> {
         // not held back), then batches double up to BATCH.
         let mut full = t.cells;
         let mut batch = Vec::with_capacity(full);
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(prefix) = prefixes.get(k) else { break };
+        while let Some(k) = jobs.next() {
+            let prefix = &prefixes[k];
             if stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -69,7 +68,7 @@ impl Run<'_, '_> {
                 if batch.len() >= full {
                     full = (2 * full).min(BATCH * t.cells);
                     let boards = std::mem::replace(&mut batch, Vec::with_capacity(full));
-                    if tx.send(Msg::Boards(k, boards)).is_err() {
+                    if !outbox.send(Msg::Boards(k, boards)) {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -86,52 +85,37 @@ impl Run<'_, '_> {
             );
             if !batch.is_empty() {
                 let boards = std::mem::take(&mut batch);
-                if tx.send(Msg::Boards(k, boards)).is_err() {
+                if !outbox.send(Msg::Boards(k, boards)) {
                     break;
                 }
             }
             // A subtree cut short by a stop is not finished.
-            if stop.load(Ordering::Relaxed) || tx.send(Msg::Done(k)).is_err() {
+            if stop.load(Ordering::Relaxed) || !outbox.send(Msg::Done(k)) {
                 break;
             }
         }
         st.nodes
     }
 
-    /// Hand the workers' boards and finished subtrees to the callback;
-    /// stop the workers when it has enough.
-    fn collect(
-        &self,
-        rx: mpsc::Receiver<Msg>,
-        callback: &mut dyn SolutionCallback,
-        subtrees: usize,
-        skip: Option<&[bool]>,
-    ) {
-        let (t, stop) = (self.t, self.stop);
-        let skipped = skip.map_or(0, |s| s.iter().filter(|&&x| !x).count());
-        let mut progress = Progress {
-            subproblems_done: skipped as u64,
-            subproblems_pending: (subtrees - skipped) as u64,
-            ..Progress::default()
-        };
-        for msg in rx {
-            match msg {
-                Msg::Boards(k, boards) => {
-                    for cells in boards.chunks(t.cells) {
-                        callback.on_solution_in(k, cells, t.stands);
-                        progress.solutions += 1;
-                    }
-                }
-                Msg::Done(k) => {
-                    callback.on_unit_done(k);
-                    progress.subproblems_done += 1;
-                    progress.subproblems_pending -= 1;
-                    callback.on_progress(&progress);
+    /// Hand a worker's boards or finished subtree to the callback; stop
+    /// the workers when it has enough.
+    fn collect(&self, msg: Msg, callback: &mut dyn SolutionCallback, progress: &mut Progress) {
+        match msg {
+            Msg::Boards(k, boards) => {
+                for cells in boards.chunks(self.t.cells) {
+                    callback.on_solution_in(k, cells, self.t.stands);
+                    progress.solutions += 1;
                 }
             }
-            if callback.enough() {
-                stop.store(true, Ordering::Relaxed);
+            Msg::Done(k) => {
+                callback.on_unit_done(k);
+                progress.subproblems_done += 1;
+                progress.subproblems_pending -= 1;
+                callback.on_progress(progress);
             }
+        }
+        if callback.enough() {
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -179,25 +163,36 @@ impl Run<'_, '_> {
             depth: prefixes.first().map_or(0, |p| p.len()),
         });
         let skip = to_run.as_deref();
-        let next = AtomicUsize::new(0);
+        let skipped = skip.map_or(0, |s| s.iter().filter(|&&x| !x).count());
+        let mut progress = Progress {
+            subproblems_done: skipped as u64,
+            subproblems_pending: (prefixes.len() - skipped) as u64,
+            ..Progress::default()
+        };
         // Bounded: workers wait while the collector catches up, so memory
         // stays bounded however many solutions a subtree holds.
-        let (tx, rx) = mpsc::sync_channel::<Msg>(2 * self.threads);
-        std::thread::scope(|scope| {
-            let mut handles = Vec::new();
-            for _ in 0..self.threads {
-                let tx = tx.clone();
-                let (next, prefixes) = (&next, &prefixes);
-                handles.push(scope.spawn(move || self.worker::<W>(next, prefixes, skip, tx)));
-            }
-            drop(tx);
-            self.collect(rx, callback, prefixes.len(), skip);
-            for h in handles {
-                for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
-                    *a += b;
+        let shape = Shape {
+            workers: self.threads,
+            bound: Some(2 * self.threads),
+            tick: None,
+        };
+        let nodes = pool::run(
+            shape,
+            0..prefixes.len(),
+            true,
+            |_, jobs, out| self.worker::<W>(jobs, &prefixes, skip, out),
+            |event, _| {
+                if let Event::Message(msg) = event {
+                    self.collect(msg, callback, &mut progress);
                 }
+                Flow::Listen
+            },
+        );
+        for worker in nodes {
+            for (a, b) in per_depth.iter_mut().zip(worker) {
+                *a += b;
             }
-        });
+        }
         (per_depth, info)
     }
 }

@@ -13,11 +13,11 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
 
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Puzzle, Tile, Turning};
 use crate::rng::Rng;
+use crate::solve::pool::{self, Event, Flow, Outbox, Shape};
 use crate::solve::{SolutionCallback, Stands};
 use crate::symmetry::{Symmetry, canonical, picture_canonical};
 
@@ -135,6 +135,16 @@ pub(super) struct Done {
 /// A worker's message: a board (original tiles) and what it stands for.
 type Msg = (Vec<Placement>, Stands);
 
+/// What the coordinator has passed on.
+#[derive(Default)]
+struct Passed {
+    /// The classes passed on.
+    seen: HashSet<Solution>,
+    /// The callback has enough. Not the stop flag: an attempt that ends
+    /// its tree sets it with its last boards still on their way.
+    enough: bool,
+}
+
 impl Plan<'_> {
     /// Run the workers and hand their boards, each class once, to
     /// `callback`, until it has enough, an attempt ends its tree, or the
@@ -143,23 +153,30 @@ impl Plan<'_> {
         let threads = self.threads.max(1);
         let attempts = AtomicU64::new(0);
         let complete = AtomicBool::new(false);
-        let (tx, rx) = mpsc::sync_channel::<Msg>(2 * threads);
         let mut per_depth = vec![0u64; self.puzzle.len()];
-        std::thread::scope(|scope| {
-            let mut handles = Vec::new();
-            for k in 0..threads {
-                let tx = tx.clone();
-                let (attempts, complete) = (&attempts, &complete);
-                handles.push(scope.spawn(move || self.worker(k, tx, attempts, complete)));
-            }
-            drop(tx);
-            self.collect(rx, callback);
-            for h in handles {
-                for (a, b) in per_depth.iter_mut().zip(h.join().expect("worker")) {
-                    *a += b;
+        let mut passed = Passed::default();
+        let shape = Shape {
+            workers: threads,
+            bound: Some(2 * threads),
+            tick: None,
+        };
+        let nodes = pool::run(
+            shape,
+            std::iter::empty::<()>(),
+            true,
+            |k, _, tx| self.worker(k, tx, &attempts, &complete),
+            |event, _| {
+                if let Event::Message(msg) = event {
+                    self.collect(msg, &mut passed, callback);
                 }
+                Flow::Listen
+            },
+        );
+        for worker in nodes {
+            for (a, b) in per_depth.iter_mut().zip(worker) {
+                *a += b;
             }
-        });
+        }
         Done {
             per_depth,
             attempts: attempts.into_inner(),
@@ -169,28 +186,26 @@ impl Plan<'_> {
 
     /// Pass on each class the first time a worker finds it (attempts find
     /// the same boards again, each labelled and turned its own way).
-    fn collect(&self, rx: mpsc::Receiver<Msg>, callback: &mut dyn SolutionCallback) {
-        let shape = self.puzzle.shape();
-        let mut seen: HashSet<Solution> = HashSet::new();
-        // Not the stop flag: an attempt that ends its tree sets it with
-        // its last boards still on their way.
-        let mut enough = false;
-        for (cells, stands) in rx {
-            if enough {
-                continue;
-            }
-            let s = Solution::shaped(cells, shape);
-            let key = match stands {
-                Stands::Board => s.clone(),
-                Stands::Turns => canonical(&s),
-                Stands::PictureClass => picture_canonical(self.puzzle, &s),
-            };
-            if seen.insert(key) {
-                callback.on_solution(s.cells(), stands);
-                if callback.enough() {
-                    enough = true;
-                    self.stop.store(true, Ordering::Relaxed);
-                }
+    fn collect(
+        &self,
+        (cells, stands): Msg,
+        passed: &mut Passed,
+        callback: &mut dyn SolutionCallback,
+    ) {
+        if passed.enough {
+            return;
+        }
+        let s = Solution::shaped(cells, self.puzzle.shape());
+        let key = match stands {
+            Stands::Board => s.clone(),
+            Stands::Turns => canonical(&s),
+            Stands::PictureClass => picture_canonical(self.puzzle, &s),
+        };
+        if passed.seen.insert(key) {
+            callback.on_solution(s.cells(), stands);
+            if callback.enough() {
+                passed.enough = true;
+                self.stop.store(true, Ordering::Relaxed);
             }
         }
     }
@@ -199,7 +214,7 @@ impl Plan<'_> {
     fn worker(
         &self,
         k: usize,
-        tx: mpsc::SyncSender<Msg>,
+        tx: &Outbox<Msg>,
         attempts: &AtomicU64,
         complete: &AtomicBool,
     ) -> Vec<u64> {
@@ -234,7 +249,7 @@ impl Plan<'_> {
                 t: &t,
                 back: &back,
                 budget,
-                tx: &tx,
+                tx,
                 stop: self.stop,
                 check: self.check,
             };
@@ -269,7 +284,7 @@ struct Attempt<'a, 'p> {
     t: &'a Tables<'p>,
     back: &'a [(i64, u8)],
     budget: u64,
-    tx: &'a mpsc::SyncSender<Msg>,
+    tx: &'a Outbox<Msg>,
     stop: &'a AtomicBool,
     check: &'a (dyn Fn() -> bool + Sync),
 }
@@ -304,7 +319,7 @@ impl Attempt<'_, '_> {
                     }
                 })
                 .collect();
-            if self.tx.send((board, t.stands)).is_err() {
+            if !self.tx.send((board, t.stands)) {
                 self.stop.store(true, Ordering::Relaxed);
             }
         };
@@ -462,13 +477,10 @@ mod tests {
             (&turns[..], Stands::Turns),
             (&pictures, Stands::PictureClass),
         ] {
-            let (tx, rx) = mpsc::sync_channel(boards.len());
+            let (mut got, mut passed) = (Got(Vec::new()), Passed::default());
             for b in boards {
-                tx.send((b.cells().to_vec(), stands)).unwrap();
+                plan.collect((b.cells().to_vec(), stands), &mut passed, &mut got);
             }
-            drop(tx);
-            let mut got = Got(Vec::new());
-            plan.collect(rx, &mut got);
             assert_eq!(got.0, [stands]);
         }
     }

@@ -16,13 +16,14 @@
 //! Ctrl-C and time limits act between subproblems.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::model::{BuildError, Model};
 use crate::puzzle::Puzzle;
+use crate::solve::pool::{self, Event, Flow, Shape};
 use crate::solve::{
     Progress, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split, Stands,
 };
@@ -33,7 +34,7 @@ use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
 use super::proto::CpModelProto;
 use super::runtime::Runtime;
 use super::slices::Slices;
-use super::subproblem::{JobResult, Shared};
+use super::subproblem::Shared;
 
 /// Memory all concurrent CP-SAT solves of one enumeration may take
 /// together, by the estimate below.
@@ -264,49 +265,55 @@ pub(crate) fn enumerate(
         slots: Slots::new(threads),
     };
 
-    std::thread::scope(|scope| {
-        let (job_tx, job_rx) = mpsc::channel::<Job>();
-        let job_rx = Arc::new(Mutex::new(job_rx));
-        let (res_tx, res_rx) = mpsc::channel::<JobResult>();
-        for _ in 0..threads {
-            let job_rx = Arc::clone(&job_rx);
-            let res_tx = res_tx.clone();
-            let shared = &shared;
-            scope.spawn(move || {
-                loop {
-                    let job = match job_rx.lock().unwrap().recv() {
-                        Ok(job) => job,
-                        Err(_) => break,
-                    };
-                    if res_tx.send(shared.solve(job)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(res_tx);
-        loop {
-            books.look_at_limits(run, &shared);
-            if books.stop_reason.is_none() {
-                while books.in_flight < books.slots.get() {
-                    let Some(job) = books.queue.pop_front() else {
-                        break;
-                    };
-                    job_tx.send(job).expect("workers alive");
-                    books.in_flight += 1;
-                }
-            }
-            if books.in_flight == 0 {
-                break;
-            }
-            match res_rx.recv_timeout(POLL) {
-                Ok(r) => books.take(r, run, &shared, callback),
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+    // The coordinator hands the pool's workers as many subproblems as the
+    // memory ceiling's slots allow, and closes their queue when none is
+    // in flight (all done, or the run stopped).
+    let mut closed = false;
+    let dispatch = |books: &mut Books, jobs: &mut dyn FnMut(Job)| {
+        books.look_at_limits(run, &shared);
+        if books.stop_reason.is_none() {
+            while books.in_flight < books.slots.get() {
+                let Some(job) = books.queue.pop_front() else {
+                    break;
+                };
+                jobs(job);
+                books.in_flight += 1;
             }
         }
-        drop(job_tx);
-    });
+        books.in_flight == 0
+    };
+    let mut first = Vec::new();
+    closed |= dispatch(&mut books, &mut |job| first.push(job));
+    let shape = Shape {
+        workers: threads,
+        bound: None,
+        tick: Some(POLL),
+    };
+    pool::run(
+        shape,
+        first,
+        closed,
+        |_, jobs, out| {
+            while let Some(job) = jobs.next() {
+                if !out.send(shared.solve(job)) {
+                    break;
+                }
+            }
+        },
+        |event, jobs| {
+            if closed {
+                return Flow::Listen;
+            }
+            if let Event::Message(r) = event {
+                books.take(r, run, &shared, callback);
+            }
+            if dispatch(&mut books, &mut |job| jobs.push(job)) {
+                closed = true;
+                jobs.close();
+            }
+            Flow::Listen
+        },
+    );
 
     let (status, stats) = books.finish();
     let Shared { constraints, .. } = shared;

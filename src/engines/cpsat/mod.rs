@@ -33,7 +33,7 @@ use crate::cancel::Cancel;
 use crate::model::{self, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, search_pictures,
+    Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, search_pictures,
 };
 use crate::symmetry::{
     Symmetry, labellings_per_picture, picture_representative, turn_representative,
@@ -211,14 +211,11 @@ impl Solver for CpSat {
     fn version(&self) -> String {
         self.rt.version.clone()
     }
-    fn model_name(&self) -> String {
-        match &self.constraints {
-            Some(c) => format!("{}+{}", self.encoding.name(), c.label()),
-            None => self.encoding.name().into(),
+    fn searched(&self) -> Searched {
+        Searched::Cp {
+            encoding: self.encoding,
+            constraints: self.constraints.as_ref().map(|c| c.label()),
         }
-    }
-    fn has_user_constraints(&self) -> bool {
-        self.constraints.is_some()
     }
     fn model_size(&self, puzzle: &Puzzle, symmetry: &Symmetry) -> Option<model::Size> {
         let built = model_for(

@@ -9,17 +9,16 @@
 mod cnf;
 mod search;
 
-use std::sync::atomic::AtomicUsize;
-use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::board::Solution;
 use crate::cancel::StopToken;
 use crate::model::BuildError;
 use crate::puzzle::Puzzle;
+use crate::solve::pool::{self, Flow, Shape};
 use crate::solve::{
-    Engine, RunStatus, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, SolverStats,
-    Stands, StopReason, search_pictures,
+    Engine, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
+    SolverStats, Stands, StopReason, search_pictures,
 };
 use crate::symmetry::{Symmetry, canonical, labellings_per_picture};
 
@@ -167,8 +166,10 @@ impl Solver for Sat {
     fn version(&self) -> String {
         cadical_version()
     }
-    fn model_name(&self) -> String {
-        self.encoding.name().to_string()
+    fn searched(&self) -> Searched {
+        Searched::Sat {
+            encoding: self.encoding.name().to_string(),
+        }
     }
     fn exact_reports(&self) -> bool {
         true
@@ -195,30 +196,35 @@ impl Solver for Sat {
         } else {
             Stands::Board
         };
-        let next = AtomicUsize::new(0);
         let halt = StopToken::new();
-        let (tx, rx) = mpsc::channel();
         let mut stopped = None;
         let mut broken = None;
-        let effort: Vec<Effort> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads.min(units.len()).max(1))
-                .map(|_| {
-                    let worker = Worker {
-                        puzzle,
-                        cnf: &cnf,
-                        units: &units,
-                        run: &run,
-                        next: &next,
-                        cancel: cancel.clone(),
-                        halt: halt.clone(),
-                        first_only: options.limit == Some(1),
-                    };
-                    let tx = tx.clone();
-                    s.spawn(move || worker.go(&tx))
-                })
-                .collect();
-            drop(tx);
-            for event in rx {
+        let shape = Shape {
+            workers: threads.min(units.len()).max(1),
+            bound: None,
+            tick: None,
+        };
+        let effort: Vec<Effort> = pool::run(
+            shape,
+            0..units.len(),
+            true,
+            |_, jobs, events| {
+                let worker = Worker {
+                    puzzle,
+                    cnf: &cnf,
+                    units: &units,
+                    run: &run,
+                    jobs,
+                    cancel: cancel.clone(),
+                    halt: halt.clone(),
+                    first_only: options.limit == Some(1),
+                };
+                worker.go(events)
+            },
+            |event, _| {
+                let pool::Event::Message(event) = event else {
+                    return Flow::Listen;
+                };
                 match event {
                     Event::Model { unit, cells } => {
                         let board = Solution::shaped(cells, puzzle.shape());
@@ -243,12 +249,9 @@ impl Solver for Sat {
                         halt.stop();
                     }
                 }
-            }
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a SAT worker panicked"))
-                .collect()
-        });
+                Flow::Listen
+            },
+        );
         if let Some(e) = broken {
             return Err(e);
         }

@@ -3,9 +3,8 @@
 //! no model left, blocking each model's placements as they go; the
 //! caller's thread hands every model to the callback.
 
+use crate::solve::pool::{Jobs, Outbox};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 use rustsat::solvers::{
     ControlSignal, GetInternalStats, Solve, SolveIncremental, SolverResult, Terminate,
@@ -86,7 +85,7 @@ pub(super) struct Worker<'a> {
     pub(super) units: &'a [Vec<i32>],
     /// Which units to run.
     pub(super) run: &'a [bool],
-    pub(super) next: &'a AtomicUsize,
+    pub(super) jobs: &'a Jobs<usize>,
     pub(super) cancel: Cancel,
     pub(super) halt: StopToken,
     /// Only one model is wanted (`--limit 1`).
@@ -95,7 +94,7 @@ pub(super) struct Worker<'a> {
 
 impl Worker<'_> {
     /// Take units until none is left or the run stops.
-    pub(super) fn go(&self, events: &mpsc::Sender<Event>) -> Effort {
+    pub(super) fn go(&self, events: &Outbox<Event>) -> Effort {
         let why = Cell::new(None);
         let mut sat = CaDiCaL::default();
         let mut effort = Effort::default();
@@ -109,10 +108,10 @@ impl Worker<'_> {
             .err();
         match outcome {
             Some(Stop::Stopped(stop)) => {
-                let _ = events.send(Event::Stopped(stop));
+                events.send(Event::Stopped(stop));
             }
             Some(Stop::Failed(e)) => {
-                let _ = events.send(Event::Failed(e));
+                events.send(Event::Failed(e));
             }
             None => {}
         }
@@ -159,19 +158,16 @@ impl Worker<'_> {
     fn units(
         &self,
         sat: &mut CaDiCaL,
-        events: &mpsc::Sender<Event>,
+        events: &Outbox<Event>,
         why: &Cell<Option<Stopped>>,
         solves: &mut u64,
     ) -> Result<(), Stop> {
-        loop {
-            let unit = self.next.fetch_add(1, Ordering::Relaxed);
-            if unit >= self.units.len() {
-                return Ok(());
-            }
+        while let Some(unit) = self.jobs.next() {
             if self.run[unit] {
                 self.unit(sat, unit, events, why, solves)?;
             }
         }
+        Ok(())
     }
 
     /// Every model of one unit, each sent and blocked.
@@ -179,7 +175,7 @@ impl Worker<'_> {
         &self,
         sat: &mut CaDiCaL,
         unit: usize,
-        events: &mpsc::Sender<Event>,
+        events: &Outbox<Event>,
         why: &Cell<Option<Stopped>>,
         solves: &mut u64,
     ) -> Result<(), Stop> {
@@ -198,7 +194,7 @@ impl Worker<'_> {
                     let (cells, block) = self.decode(sat).map_err(Stop::Failed)?;
                     sat.add_clause_ref(block.as_slice())
                         .map_err(|e| Stop::Failed(failed(e)))?;
-                    if events.send(Event::Model { unit, cells }).is_err() {
+                    if !events.send(Event::Model { unit, cells }) {
                         return Err(Stop::Stopped(Stopped::Interrupted));
                     }
                 }
