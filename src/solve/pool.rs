@@ -66,7 +66,7 @@ impl<J> Jobs<J> {
     }
 
     /// Drop the jobs not yet taken and close: a stopped run.
-    pub(crate) fn drain(&self) {
+    fn drain(&self) {
         let mut q = self.queue.lock().expect("not poisoned");
         q.jobs.clear();
         q.closed = true;
