@@ -20,7 +20,7 @@ use crate::board::Placement;
 use crate::engines::backtrack::Backtrack;
 use crate::engines::sat::Sat;
 use crate::puzzle::Puzzle;
-use crate::solve::pool::{self, Event, Flow, Jobs, Outbox, Shape};
+use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{
     Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver,
     SolverRun, Stands, StopToken,
@@ -221,38 +221,43 @@ impl Auto {
                 End::Ran(Box::new(run), begun.elapsed()),
             ));
         };
-        pool::run(shape, std::iter::empty(), true, entrant, |event, _| {
-            // Ctrl-C reaches the entrants through the race's own stop.
-            if options.stop.is_stopped() {
-                stop.stop();
-            }
-            match event {
-                Event::Quiet => {}
-                Event::Message(Message::Board(i, cells, stands)) => {
-                    if *winner.get_or_insert(i) == i && !decided.load(Ordering::Relaxed) {
-                        callback.on_solution(&cells, stands);
-                        if callback.enough() {
-                            decided.store(true, Ordering::Relaxed);
-                            stop.stop();
+        pool::run(
+            shape,
+            Given::All(std::iter::empty()),
+            entrant,
+            |event, _| {
+                // Ctrl-C reaches the entrants through the race's own stop.
+                if options.stop.is_stopped() {
+                    stop.stop();
+                }
+                match event {
+                    Event::Quiet => {}
+                    Event::Message(Message::Board(i, cells, stands)) => {
+                        if *winner.get_or_insert(i) == i && !decided.load(Ordering::Relaxed) {
+                            callback.on_solution(&cells, stands);
+                            if callback.enough() {
+                                decided.store(true, Ordering::Relaxed);
+                                stop.stop();
+                            }
                         }
                     }
-                }
-                Event::Message(Message::Done(i, end)) => {
-                    // The first to finish its whole search without a
-                    // board (no solution) answers too.
-                    let complete = matches!(&end, End::Ran(r, _)
+                    Event::Message(Message::Done(i, end)) => {
+                        // The first to finish its whole search without a
+                        // board (no solution) answers too.
+                        let complete = matches!(&end, End::Ran(r, _)
                         if matches!(r.as_ref(), Ok(r) if r.status == RunStatus::Complete));
-                    if winner.is_none() && complete {
-                        winner = Some(i);
+                        if winner.is_none() && complete {
+                            winner = Some(i);
+                        }
+                        if winner == Some(i) {
+                            stop.stop();
+                        }
+                        ends[i] = Some(end);
                     }
-                    if winner == Some(i) {
-                        stop.stop();
-                    }
-                    ends[i] = Some(end);
                 }
-            }
-            Flow::Listen
-        });
+                Flow::Listen
+            },
+        );
         self.result(ends, winner)
     }
 

@@ -127,15 +127,22 @@ pub(crate) struct Shape {
     pub(crate) tick: Option<Duration>,
 }
 
+/// The jobs a pool starts with.
+pub(crate) enum Given<I> {
+    /// Every job: the queue is closed from the start.
+    All(I),
+    /// The first jobs: the coordinator adds the others and closes the
+    /// queue.
+    First(I),
+}
+
 /// Run `worker` on `shape.workers` threads (each gets its index, the job
-/// queue and its outbox) over the jobs `first` (closed at once when
-/// `closed`, else the coordinator closes it); `coordinate` gets every
+/// queue and its outbox) over the `given` jobs; `coordinate` gets every
 /// message and tick on the calling thread, with the queue to add jobs to.
 /// Returns the workers' results in worker order.
 pub(crate) fn run<J, M, R>(
     shape: Shape,
-    first: impl IntoIterator<Item = J>,
-    closed: bool,
+    given: Given<impl IntoIterator<Item = J>>,
     worker: impl Fn(usize, &Jobs<J>, &Outbox<M>) -> R + Sync,
     mut coordinate: impl FnMut(Event<M>, &Jobs<J>) -> Flow,
 ) -> Vec<R>
@@ -144,7 +151,10 @@ where
     M: Send,
     R: Send,
 {
-    let jobs = Jobs::new(first.into_iter().collect(), closed);
+    let jobs = match given {
+        Given::All(jobs) => Jobs::new(jobs.into_iter().collect(), true),
+        Given::First(jobs) => Jobs::new(jobs.into_iter().collect(), false),
+    };
     let (tx, rx, outbox) = channel(shape.bound);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..shape.workers)
@@ -220,8 +230,7 @@ mod tests {
         let mut seen = Vec::new();
         let results = run(
             shape(3, Some(2), None),
-            0..100u32,
-            true,
+            Given::All(0..100u32),
             |i, jobs, out| {
                 let mut n = 0;
                 while let Some(j) = jobs.next() {
@@ -250,8 +259,7 @@ mod tests {
         let mut answers = 0;
         run(
             shape(2, None, None),
-            [0u32],
-            false,
+            Given::First([0u32]),
             |_, jobs, out| {
                 while let Some(j) = jobs.next() {
                     out.send(j);
@@ -279,8 +287,7 @@ mod tests {
         let mut heard = 0;
         let taken = run(
             shape(2, Some(1), None),
-            0..1000u32,
-            true,
+            Given::All(0..1000u32),
             |_, jobs, out| {
                 let mut taken = 0;
                 while let Some(j) = jobs.next() {
@@ -313,8 +320,7 @@ mod tests {
         let mut ticks = 0;
         run(
             shape(1, None, Some(Duration::from_millis(1))),
-            std::iter::empty::<()>(),
-            false,
+            Given::First(std::iter::empty::<()>()),
             |_, jobs, _: &Outbox<()>| while jobs.next().is_some() {},
             |e, jobs| {
                 if let Event::Quiet = e {

@@ -26,7 +26,7 @@ use thiserror::Error;
 use crate::board::{Score, Solution, VerifyError};
 use crate::engines::cpsat::{BestModel, CpSat};
 use crate::puzzle::Puzzle;
-use crate::solve::pool::{self, Event, Flow, Outbox, Shape};
+use crate::solve::pool::{self, Event, Flow, Given, Outbox, Shape};
 use crate::solve::{Cancel, SolveError, StopToken};
 
 /// How `best` searches.
@@ -555,8 +555,7 @@ pub(crate) fn run(
     let mut result = Ok(());
     let nodes: u64 = pool::run(
         shape,
-        std::iter::empty::<()>(),
-        true,
+        Given::All(std::iter::empty::<()>()),
         |i, _, tx| match roles[i] {
             Role::Breaks(seed) => {
                 let prepared = prepared.as_ref().expect("prepared");

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::Placement;
-use crate::solve::pool::{self, Event, Flow, Jobs, Outbox, Shape};
+use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
@@ -43,7 +43,6 @@ impl Run<'_, '_> {
         &self,
         jobs: &Jobs<usize>,
         prefixes: &[Vec<u16>],
-        skip: Option<&[bool]>,
         outbox: &Outbox<Msg>,
     ) -> Vec<u64> {
         let t = self.t;
@@ -58,9 +57,6 @@ impl Run<'_, '_> {
             let prefix = &prefixes[k];
             if stop.load(Ordering::Relaxed) {
                 break;
-            }
-            if skip.is_some_and(|s| !s[k]) {
-                continue;
             }
             st.set_prefix(t, prefix);
             let mut out = |cells: &[Placement]| {
@@ -178,9 +174,9 @@ impl Run<'_, '_> {
         };
         let nodes = pool::run(
             shape,
-            0..prefixes.len(),
-            true,
-            |_, jobs, out| self.worker::<W>(jobs, &prefixes, skip, out),
+            // Only the units this run searches.
+            Given::All((0..prefixes.len()).filter(|&k| skip.is_none_or(|s| s[k]))),
+            |_, jobs, out| self.worker::<W>(jobs, &prefixes, out),
             |event, _| {
                 if let Event::Message(msg) = event {
                     self.collect(msg, callback, &mut progress);

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Puzzle, Tile, Turning};
 use crate::rng::Rng;
-use crate::solve::pool::{self, Event, Flow, Outbox, Shape};
+use crate::solve::pool::{self, Event, Flow, Given, Outbox, Shape};
 use crate::solve::{SolutionCallback, Stands};
 use crate::symmetry::{Symmetry, canonical, picture_canonical};
 
@@ -162,8 +162,7 @@ impl Plan<'_> {
         };
         let nodes = pool::run(
             shape,
-            std::iter::empty::<()>(),
-            true,
+            Given::All(std::iter::empty::<()>()),
             |k, _, tx| self.worker(k, tx, &attempts, &complete),
             |event, _| {
                 if let Event::Message(msg) = event {

@@ -23,7 +23,7 @@ use std::time::Duration;
 use crate::cancel::Cancel;
 use crate::model::{BuildError, Model};
 use crate::puzzle::Puzzle;
-use crate::solve::pool::{self, Event, Flow, Shape};
+use crate::solve::pool::{self, Event, Flow, Given, Shape};
 use crate::solve::{
     Progress, SolutionCallback, SolveError, SolveOptions, SolverRun, SolverStats, Split, Stands,
 };
@@ -268,7 +268,6 @@ pub(crate) fn enumerate(
     // The coordinator hands the pool's workers as many subproblems as the
     // memory ceiling's slots allow, and closes their queue when none is
     // in flight (all done, or the run stopped).
-    let mut closed = false;
     let dispatch = |books: &mut Books, jobs: &mut dyn FnMut(Job)| {
         books.look_at_limits(run, &shared);
         if books.stop_reason.is_none() {
@@ -283,7 +282,11 @@ pub(crate) fn enumerate(
         books.in_flight == 0
     };
     let mut first = Vec::new();
-    closed |= dispatch(&mut books, &mut |job| first.push(job));
+    let mut closed = dispatch(&mut books, &mut |job| first.push(job));
+    let given = match closed {
+        true => Given::All(first),
+        false => Given::First(first),
+    };
     let shape = Shape {
         workers: threads,
         bound: None,
@@ -291,8 +294,7 @@ pub(crate) fn enumerate(
     };
     pool::run(
         shape,
-        first,
-        closed,
+        given,
         |_, jobs, out| {
             while let Some(job) = jobs.next() {
                 if !out.send(shared.solve(job)) {

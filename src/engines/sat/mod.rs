@@ -15,7 +15,7 @@ use crate::board::Solution;
 use crate::cancel::StopToken;
 use crate::model::BuildError;
 use crate::puzzle::Puzzle;
-use crate::solve::pool::{self, Flow, Shape};
+use crate::solve::pool::{self, Flow, Given, Shape};
 use crate::solve::{
     Engine, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
     SolverStats, Stands, StopReason, search_pictures,
@@ -206,14 +206,13 @@ impl Solver for Sat {
         };
         let effort: Vec<Effort> = pool::run(
             shape,
-            0..units.len(),
-            true,
+            // Only the units this run searches.
+            Given::All((0..units.len()).filter(|&k| run[k])),
             |_, jobs, events| {
                 let worker = Worker {
                     puzzle,
                     cnf: &cnf,
                     units: &units,
-                    run: &run,
                     jobs,
                     cancel: cancel.clone(),
                     halt: halt.clone(),

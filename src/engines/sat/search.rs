@@ -83,8 +83,6 @@ pub(super) struct Worker<'a> {
     pub(super) cnf: &'a Cnf,
     /// The units' assumptions (an empty list: the whole problem).
     pub(super) units: &'a [Vec<i32>],
-    /// Which units to run.
-    pub(super) run: &'a [bool],
     pub(super) jobs: &'a Jobs<usize>,
     pub(super) cancel: Cancel,
     pub(super) halt: StopToken,
@@ -163,9 +161,7 @@ impl Worker<'_> {
         solves: &mut u64,
     ) -> Result<(), Stop> {
         while let Some(unit) = self.jobs.next() {
-            if self.run[unit] {
-                self.unit(sat, unit, events, why, solves)?;
-            }
+            self.unit(sat, unit, events, why, solves)?;
         }
         Ok(())
     }
