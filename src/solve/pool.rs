@@ -85,6 +85,15 @@ enum Sender<M> {
     Unbounded(mpsc::Sender<M>),
 }
 
+impl<M> Clone for Sender<M> {
+    fn clone(&self) -> Sender<M> {
+        match self {
+            Sender::Bounded(tx) => Sender::Bounded(tx.clone()),
+            Sender::Unbounded(tx) => Sender::Unbounded(tx.clone()),
+        }
+    }
+}
+
 impl<M> Outbox<M> {
     /// Send a message to the coordinator (waiting while a bounded pool's
     /// coordinator catches up); false once it no longer listens.
@@ -155,12 +164,12 @@ where
         Given::All(jobs) => Jobs::new(jobs.into_iter().collect(), true),
         Given::First(jobs) => Jobs::new(jobs.into_iter().collect(), false),
     };
-    let (tx, rx, outbox) = channel(shape.bound);
+    let (tx, rx) = channel(shape.bound);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..shape.workers)
             .map(|i| {
                 let (jobs, worker) = (&jobs, &worker);
-                let out = outbox(&tx);
+                let out = Outbox { tx: tx.clone() };
                 scope.spawn(move || worker(i, jobs, &out))
             })
             .collect();
@@ -191,23 +200,16 @@ where
     })
 }
 
-type Channel<M> = (Sender<M>, mpsc::Receiver<M>, fn(&Sender<M>) -> Outbox<M>);
-
-fn channel<M>(bound: Option<usize>) -> Channel<M> {
-    let outbox = |tx: &Sender<M>| Outbox {
-        tx: match tx {
-            Sender::Bounded(tx) => Sender::Bounded(tx.clone()),
-            Sender::Unbounded(tx) => Sender::Unbounded(tx.clone()),
-        },
-    };
+/// The workers' side and the coordinator's side of the messages.
+fn channel<M>(bound: Option<usize>) -> (Sender<M>, mpsc::Receiver<M>) {
     match bound {
         Some(n) => {
             let (tx, rx) = mpsc::sync_channel(n);
-            (Sender::Bounded(tx), rx, outbox)
+            (Sender::Bounded(tx), rx)
         }
         None => {
             let (tx, rx) = mpsc::channel();
-            (Sender::Unbounded(tx), rx, outbox)
+            (Sender::Unbounded(tx), rx)
         }
     }
 }
