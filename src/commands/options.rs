@@ -37,7 +37,8 @@ pub struct BacktrackArgs {
     pub full_tree: bool,
 }
 
-/// How the backtracker's first-solution searches (`--limit`) restart.
+/// How the backtracker's first-solution searches (`--limit`) restart and
+/// look ahead.
 #[derive(Debug, Args)]
 pub struct RestartArgs {
     /// Backtracking with --limit: search once, in the one order, instead of
@@ -52,6 +53,11 @@ pub struct RestartArgs {
     /// Backtracking restarts: the seed of the tile orders. Default: 1.
     #[arg(long, value_name = "N")]
     pub restart_seed: Option<u64>,
+    /// Backtracking with --limit in the row orders: do not check, before
+    /// each descent, that the next row can still be started
+    /// (docs/backtracking.md, "Lookahead").
+    #[arg(long)]
+    pub no_lookahead: bool,
 }
 
 impl RestartArgs {
@@ -63,6 +69,8 @@ impl RestartArgs {
             Some("--restart-unit")
         } else if self.restart_seed.is_some() {
             Some("--restart-seed")
+        } else if self.no_lookahead {
+            Some("--no-lookahead")
         } else {
             None
         }
@@ -86,6 +94,7 @@ impl BacktrackArgs {
                 unit: restarts.restart_unit.unwrap_or(d.unit),
             }
         });
+        bt.lookahead = !restarts.no_lookahead;
         bt
     }
 

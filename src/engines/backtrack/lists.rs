@@ -247,8 +247,10 @@ fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
 
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
-/// that fills them. Returns false when asked to stop.
-pub(super) fn search<const W: usize>(
+/// that fills them. Returns false when asked to stop. With `LOOK` (the
+/// lists have a lookahead), a placement whose next row cannot be started
+/// is a dead end too.
+pub(super) fn search<const W: usize, const LOOK: bool>(
     t: &Tables<'_>,
     l: &Lists,
     st: &mut State<'_, W>,
@@ -266,6 +268,12 @@ pub(super) fn search<const W: usize>(
     let first = t.first_cell & M;
     // Per depth d: `Lists::next` of depth d + 1.
     let mut next = [Next::default(); MAX_TILES];
+    let look = t.look.as_ref().filter(|_| LOOK);
+    if let Some(look) = look
+        && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+    {
+        return true;
+    }
     let mut d = start;
     let at = l.first_list(&st.placed, d);
     (pos[d], end[d]) = (l.starts[at], l.starts[at + 1]);
@@ -310,6 +318,13 @@ pub(super) fn search<const W: usize>(
         let (p1, q1) = l.range(nx, e);
         if p1 == q1 {
             continue;
+        }
+        if let Some(look) = look.filter(|l| l.checks(d)) {
+            // `o`'s tile is not in `used` yet: `fit` leaves it out.
+            let now: [u64; W] = std::array::from_fn(|w| used[w]);
+            if look.reach(t, &now, o, d, &mut st.sets) == 0 {
+                continue;
+            }
         }
         // The clock is read every `CHECK_EVERY` descents: between two,
         // at most the current lists' dead ends are placed.

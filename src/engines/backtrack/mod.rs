@@ -66,6 +66,7 @@ mod build;
 mod keys;
 mod lean;
 mod lists;
+mod lookahead;
 mod masks;
 mod order;
 mod parallel;
@@ -125,6 +126,10 @@ pub struct Backtrack {
     /// How searches for the first solutions (`--limit`, without symmetry
     /// rules or work units) restart; `None`: they do not.
     pub restarts: Option<Restarts>,
+    /// Searches for the first solutions (`--limit`, without work units)
+    /// in the row orders check, before each descent, that the next row
+    /// can still be started (docs/backtracking.md, "Lookahead").
+    pub lookahead: bool,
 }
 
 impl Backtrack {
@@ -133,6 +138,7 @@ impl Backtrack {
             order,
             reduce_turns: true,
             restarts: Some(Restarts::default()),
+            lookahead: true,
         }
     }
 
@@ -142,6 +148,7 @@ impl Backtrack {
             order,
             reduce_turns: false,
             restarts: Some(Restarts::default()),
+            lookahead: true,
         }
     }
 
@@ -201,6 +208,7 @@ impl Solver for Backtrack {
             reduce_turns: self.reduce_turns,
             kinds,
             lists: false,
+            lookahead: self.lookahead && options.limit.is_some() && options.units.is_none(),
         };
         let watch = Watch::new(options, start);
         let check = || watch.check();

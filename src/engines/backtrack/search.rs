@@ -32,6 +32,9 @@ pub(super) struct State<'a, const W: usize> {
     /// The orientations of the tiles on the board.
     pub(super) used: [u64; W],
     pub(super) nodes: Vec<u64>,
+    /// With a lookahead, per depth (`W` words each): the orientations the
+    /// next row's chain may continue with (lookahead.rs).
+    pub(super) sets: Vec<u64>,
     pub(super) budget: u32,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
@@ -47,6 +50,7 @@ impl<'a, const W: usize> State<'a, W> {
             placed: [0; MAX_TILES],
             used: words(&t.start_used, 0),
             nodes: vec![0; t.cells],
+            sets: vec![0; if t.look.is_some() { t.cells * W } else { 0 }],
             budget: CHECK_EVERY,
             stop,
             check,
@@ -209,16 +213,24 @@ pub(super) fn search<const W: usize>(
         // (Eternity II, the 8x8 sets; masks.rs): elsewhere a walk of masks
         // searched at half the list loop's rate, 79 against 152 M nodes/s
         // on a planted 7x7 with 14 motifs (docs/log.md).
+        // The lookahead (first solutions) walks the lists.
         return match &l.masks {
+            _ if t.look.is_some() => lists::search::<W, true>(t, l, st, start, limit, emit),
             Some(m) => masks::search(t, l, m, st, start, limit, emit),
-            None => lists::search(t, l, st, start, limit, emit),
+            None => lists::search::<W, false>(t, l, st, start, limit, emit),
         };
     }
     if W > 1 || t.kinds {
-        return if t.kinds {
-            search_wide::<W, true>(t, st, start, limit, emit)
-        } else {
-            search_wide::<W, false>(t, st, start, limit, emit)
+        if let Some(look) = &t.look
+            && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+        {
+            return true;
+        }
+        return match (t.kinds, t.look.is_some()) {
+            (true, true) => search_wide::<W, true, true>(t, st, start, limit, emit),
+            (true, false) => search_wide::<W, true, false>(t, st, start, limit, emit),
+            (false, true) => search_wide::<W, false, true>(t, st, start, limit, emit),
+            (false, false) => search_wide::<W, false, false>(t, st, start, limit, emit),
         };
     }
     let cand = candidates(t, st, start);
@@ -230,7 +242,7 @@ pub(super) fn search<const W: usize>(
 /// next depth: each call computes its own candidates and places them
 /// (measured faster there than `descend` and than the lists,
 /// docs/benchmarks.md).
-fn search_wide<const W: usize, const K: bool>(
+fn search_wide<const W: usize, const K: bool, const LOOK: bool>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     depth: usize,
@@ -246,6 +258,18 @@ fn search_wide<const W: usize, const K: bool>(
         return false;
     }
     let cand = candidates(t, st, depth);
+    // The lookahead of the placement above, checked only where it has
+    // candidates here (most placements deep in the tree have none).
+    if LOOK
+        && cand != [0; W]
+        && depth > 0
+        && let Some(look) = t.look.as_ref().filter(|l| l.checks(depth - 1))
+    {
+        let o = st.placed[t.steps[depth - 1].cell & M] as usize;
+        if look.reach(t, &st.used, o, depth - 1, &mut st.sets) == 0 {
+            return true;
+        }
+    }
     let cell = t.steps[depth].cell & M;
     let mut made = 0u64;
     let mut go = true;
@@ -258,7 +282,7 @@ fn search_wide<const W: usize, const K: bool>(
             let o = w * 64 + b;
             st.placed[cell] = o as u16;
             toggle::<W, K>(&mut st.used, t, w, o);
-            go = search_wide::<W, K>(t, st, depth + 1, limit, emit);
+            go = search_wide::<W, K, LOOK>(t, st, depth + 1, limit, emit);
             toggle::<W, K>(&mut st.used, t, w, o);
             if !go {
                 break 'words;

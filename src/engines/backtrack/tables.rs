@@ -10,6 +10,7 @@ use crate::symmetry::Symmetry;
 use super::MAX_TILES;
 use super::build::{Reduction, above_sets, fit_sets, kind_tables, steps_and_allowed};
 use super::lists::Lists;
+use super::lookahead::Lookahead;
 use super::order::Order;
 use super::search::{tile_bits, words};
 
@@ -99,6 +100,9 @@ pub(super) struct Tables<'p> {
     /// spiral and constrained orders and with kinds, where the lists hold
     /// many tiles already placed or blocked copies (docs/benchmarks.md).
     pub(super) lists: Option<Lists>,
+    /// The next-row check of first-solution searches in the row orders
+    /// (lookahead.rs).
+    pub(super) look: Option<Lookahead>,
     /// What each emitted board stands for: its four turns under the turn
     /// reduction, else itself.
     pub(super) stands: Stands,
@@ -187,6 +191,9 @@ pub(super) struct Setup {
     /// Candidate lists whatever the board's size (the tests compare the
     /// list search with the bitset search).
     pub(super) lists: bool,
+    /// Check the next row before descending, in the row orders
+    /// (lookahead.rs): for first solutions.
+    pub(super) lookahead: bool,
 }
 
 impl Setup {
@@ -210,6 +217,7 @@ impl<'p> Tables<'p> {
             reduce_turns,
             kinds,
             lists,
+            lookahead,
         } = setup;
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let cells = rows * cols;
@@ -240,7 +248,7 @@ impl<'p> Tables<'p> {
         let lists = (lists || scan && words > 1 && !kinds)
             .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori))
             .flatten();
-        Tables {
+        let mut t = Tables {
             puzzle,
             cells,
             lists,
@@ -267,7 +275,13 @@ impl<'p> Tables<'p> {
             } else {
                 Stands::Turns
             },
+            look: None,
+        };
+        // One word: boards of up to 16 tiles, solved at once.
+        if lookahead && words > 1 {
+            t.look = Lookahead::new(&t, order, &edges);
         }
+        t
     }
     /// The orientations a cell may hold when its neighbour in direction
     /// `dir` holds orientation `o`.

@@ -1,0 +1,315 @@
+//! Lookahead for first-solution searches in the row orders (`row`,
+//! `row-up`): each placement also fixes the code the cell after it in the
+//! next row must show on its facing edge, so the search checks, before it
+//! descends, that the next row can still be started: that a chain of free
+//! orientations runs from the row's start to the cell under (or over) the
+//! one just placed, each allowed in its cell, showing the code its placed
+//! neighbour there requires and continuing the one before it. Tiles may
+//! repeat along the chain (a relaxation), so the check is cheap and is
+//! carried along the row: per depth, the set of codes the chain's last
+//! cell can require of its right neighbour.
+//!
+//! The check never drops a board (every board's next row is such a chain),
+//! so a search finds the same boards in the same order, after fewer nodes
+//! (docs/backtracking.md, "Lookahead"). Complete runs do without it, so
+//! their node counts stay those of the plain tree.
+
+use super::MAX_TILES;
+use super::order::Order;
+use super::search::words;
+use super::tables::{Tables, partner};
+use crate::puzzle::{BOTTOM, LEFT, RIGHT, TOP};
+
+/// The bit of a chain set that says only "some orientation fits": the
+/// last cell of a row requires nothing of a right neighbour.
+const FITS: u64 = 1 << 63;
+
+/// What a placement at one depth lets the search check.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) enum Ahead {
+    /// Nothing (the last row).
+    #[default]
+    Nothing,
+    /// The next row starts at depth `below`, under (or over) the cell
+    /// placed now.
+    Start { below: u32 },
+    /// The cell at depth `below`, under (or over) the cell placed now,
+    /// continues the chain of the depth before.
+    Chain { below: u32 },
+}
+
+/// The lookahead of one puzzle and row order.
+pub(super) struct Lookahead {
+    /// Per depth.
+    at: Vec<Ahead>,
+    /// The direction from a next-row cell to its placed partner.
+    towards: usize,
+    /// Per dense code (`words` words each): the orientations showing it
+    /// on their left edge.
+    by_left: Vec<u64>,
+    /// Per orientation: the dense code its right neighbour must show on
+    /// its left edge, as a chain-set bit ([`FITS`] where no orientation
+    /// shows it).
+    right: Vec<u64>,
+}
+
+impl Lookahead {
+    /// The lookahead of `order` on `t`'s puzzle (`t.allowed` and `t.fit`
+    /// built; `edges` its orientations' codes); none in the other orders,
+    /// on boards of one row, or with more than 63 codes.
+    pub(super) fn new(t: &Tables<'_>, order: Order, edges: &[[u16; 4]]) -> Option<Lookahead> {
+        let towards = match order {
+            Order::Row => TOP,
+            Order::RowUp => BOTTOM,
+            _ => return None,
+        };
+        let (rows, cols) = (t.puzzle.rows(), t.puzzle.cols());
+        let mut dense = std::collections::BTreeMap::new();
+        for e in edges {
+            let next = dense.len();
+            dense.entry(e[LEFT]).or_insert(next);
+        }
+        if rows < 2 || dense.len() > 63 {
+            return None;
+        }
+        let w = t.words;
+        let mut by_left = vec![0u64; dense.len() * w];
+        for (o, e) in edges.iter().enumerate() {
+            by_left[dense[&e[LEFT]] * w + o / 64] |= 1 << (o % 64);
+        }
+        let right = edges
+            .iter()
+            .map(|e| dense.get(&partner(e[RIGHT])).map_or(FITS, |&k| 1 << k))
+            .collect();
+        let at = (0..t.cells)
+            .map(|d| match d + cols {
+                below if below >= t.cells => Ahead::Nothing,
+                below if d % cols == 0 => Ahead::Start {
+                    below: below as u32,
+                },
+                below => Ahead::Chain {
+                    below: below as u32,
+                },
+            })
+            .collect();
+        Some(Lookahead {
+            at,
+            towards,
+            by_left,
+            right,
+        })
+    }
+
+    /// What the placement at `depth` lets the search check.
+    #[cfg(test)]
+    fn at(&self, depth: usize) -> Ahead {
+        self.at[depth]
+    }
+
+    /// Whether the placement at `depth` is checked.
+    #[inline(always)]
+    pub(super) fn checks(&self, depth: usize) -> bool {
+        self.at[depth] != Ahead::Nothing
+    }
+
+    /// After orientation `o` is placed at `depth` (with a lookahead), the
+    /// codes the chain's cell in the next row can require of its right
+    /// neighbour (0: the next row cannot be started), given `used` (the
+    /// tiles on the board, `o`'s among them or left out by `fit`, and
+    /// blocked copies). `sets` holds, per depth (`W` words each), the
+    /// orientations the chain's next cell may hold, as far as its left
+    /// neighbour says: read for the depth before, written for this one.
+    #[inline(always)]
+    pub(super) fn reach<const W: usize>(
+        &self,
+        t: &Tables<'_>,
+        used: &[u64; W],
+        o: usize,
+        depth: usize,
+        sets: &mut [u64],
+    ) -> u64 {
+        let (below, chain) = match self.at[depth] {
+            Ahead::Nothing => return !0,
+            Ahead::Start { below } => (below as usize, false),
+            Ahead::Chain { below } => (below as usize, true),
+        };
+        let mut cand: [u64; W] = if chain {
+            words(sets, (depth - 1) * W)
+        } else {
+            words(&t.allowed, below * W)
+        };
+        let fit: [u64; W] = t.fit_of(o, self.towards);
+        let mut out = 0u64;
+        for w in 0..W {
+            cand[w] &= fit[w] & !used[w];
+            let mut bits = cand[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out |= self.right[w * 64 + b];
+            }
+        }
+        if out != 0 && matches!(self.at.get(depth + 1), Some(Ahead::Chain { .. })) {
+            // The next cell of the chain: allowed there, showing a code
+            // this one can require.
+            let mut next: [u64; W] = [0; W];
+            let mut bits = out & !FITS;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let set: [u64; W] = words(&self.by_left, k * W);
+                for w in 0..W {
+                    next[w] |= set[w];
+                }
+            }
+            let allowed: [u64; W] = words(&t.allowed, (below + 1) * W);
+            for w in 0..W {
+                sets[depth * W + w] = next[w] & allowed[w];
+            }
+        }
+        out
+    }
+
+    /// The sets of the depths before `start`, for a search that starts
+    /// there on a board holding them (a work unit's prefix): computed
+    /// with the tiles on the board now, which only leaves out more.
+    /// False when the board's next row cannot be started.
+    pub(super) fn replay<const W: usize>(
+        &self,
+        t: &Tables<'_>,
+        used: &[u64; W],
+        placed: &[u16; MAX_TILES],
+        start: usize,
+        sets: &mut [u64],
+    ) -> bool {
+        (0..start).all(|d| self.reach(t, used, placed[t.steps[d].cell] as usize, d, sets) != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Order;
+    use super::super::tables::{Setup, Tables};
+    use super::*;
+    use crate::symmetry::Symmetry;
+
+    fn framed(n: usize, seed: u64) -> crate::puzzle::Puzzle {
+        use crate::generate::{FamilyOptions, Rng, plant_family};
+        let o = FamilyOptions {
+            rows: n,
+            cols: n,
+            frame_colours: 3,
+            inner_colours: 5,
+            turning: crate::puzzle::Turning::Quarter,
+            hint: false,
+        };
+        plant_family(&mut Rng::new(seed), &o).0
+    }
+
+    #[test]
+    fn row_orders_chain_each_row_below_the_one_placed() {
+        let p = framed(6, 1);
+        let none = Symmetry::none();
+        for order in [Order::Row, Order::RowUp] {
+            let setup = Setup {
+                lookahead: true,
+                ..Setup::turns(true)
+            };
+            let t = Tables::new(&p, order, &none, setup);
+            let look = t.look.as_ref().expect("a lookahead");
+            for d in 0..36 {
+                let want = match (d / 6, d % 6) {
+                    (5, _) => Ahead::Nothing,
+                    (_, 0) => Ahead::Start {
+                        below: d as u32 + 6,
+                    },
+                    _ => Ahead::Chain {
+                        below: d as u32 + 6,
+                    },
+                };
+                assert_eq!(look.at(d), want, "{order}, depth {d}");
+            }
+        }
+        // The other orders and complete runs have none.
+        for (order, lookahead) in [(Order::Frame, true), (Order::Row, false)] {
+            let setup = Setup {
+                lookahead,
+                ..Setup::turns(true)
+            };
+            let t = Tables::new(&p, order, &none, setup);
+            assert!(t.look.is_none(), "{order}");
+        }
+    }
+
+    /// Boards of every kind: framed rectangles (with a fixed piece, with
+    /// and without turns), unframed squares with `+`/`-` and `=` halves,
+    /// and few colours (identical pieces, searched as pictures).
+    fn boards() -> Vec<crate::puzzle::Puzzle> {
+        use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
+        use crate::puzzle::Turning;
+        let mut out = Vec::new();
+        for seed in 1..=3u64 {
+            for (rows, cols, frame, inner, turning, hint) in [
+                (5, 5, 3, 5, Turning::Quarter, false),
+                (4, 6, 2, 5, Turning::Quarter, true),
+                (5, 4, 0, 6, Turning::None, false),
+                (5, 5, 3, 4, Turning::Quarter, false),
+            ] {
+                let o = FamilyOptions {
+                    rows,
+                    cols,
+                    frame_colours: frame,
+                    inner_colours: inner,
+                    turning,
+                    hint,
+                };
+                out.push(plant_family(&mut Rng::new(seed), &o).0);
+            }
+            for self_matching in [false, true] {
+                let o = PlantOptions {
+                    n: 5,
+                    motifs: 7,
+                    self_matching,
+                };
+                out.push(plant(&mut Rng::new(seed), &o).0);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_lookahead_keeps_every_solution_and_only_saves_nodes() {
+        use crate::engines::backtrack::Backtrack;
+        use crate::solve::{SolveOptions, run};
+        let mut saved = 0;
+        for p in boards() {
+            for order in [Order::Row, Order::RowUp] {
+                let plain = Backtrack {
+                    restarts: None,
+                    ..Backtrack::new(order)
+                };
+                let all = run(&plain, &p, &SolveOptions::default()).unwrap();
+                for threads in [1, 2] {
+                    // Every solution (a limit past them: the lookahead is on).
+                    let options = SolveOptions {
+                        limit: Some(usize::MAX),
+                        threads,
+                        ..SolveOptions::default()
+                    };
+                    let run_with = |lookahead| {
+                        let bt = Backtrack { lookahead, ..plain };
+                        run(&bt, &p, &options).unwrap()
+                    };
+                    let (on, off) = (run_with(true), run_with(false));
+                    let what = format!("{}, {order}, {threads} threads", p.name());
+                    assert_eq!(on.raw, all.raw, "{what}");
+                    assert_eq!(off.raw, all.raw, "{what}");
+                    let nodes = |r: &crate::solve::SolveResult| r.stats.nodes.unwrap();
+                    assert!(nodes(&on) <= nodes(&off), "{what}");
+                    saved += nodes(&off) - nodes(&on);
+                }
+            }
+        }
+        assert!(saved > 0, "the lookahead pruned nothing");
+    }
+}
