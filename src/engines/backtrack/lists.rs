@@ -268,12 +268,8 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
     let first = t.first_cell & M;
     // Per depth d: `Lists::next` of depth d + 1.
     let mut next = [Next::default(); MAX_TILES];
+    // The sets of the depths before `start`: `search::search` replayed them.
     let look = t.look.as_ref().filter(|_| LOOK);
-    if let Some(look) = look
-        && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
-    {
-        return true;
-    }
     let mut d = start;
     let at = l.first_list(&st.placed, d);
     (pos[d], end[d]) = (l.starts[at], l.starts[at + 1]);

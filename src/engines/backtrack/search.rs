@@ -208,6 +208,13 @@ pub(super) fn search<const W: usize>(
     if start == limit {
         return emit(&st.placed);
     }
+    // The lookahead's sets of the depths on the board (a work unit's
+    // prefix); a prefix whose next row cannot be started has no boards.
+    if let Some(look) = &t.look
+        && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+    {
+        return true;
+    }
     if let Some(l) = &t.lists {
         // Masks exist only where each tile lies in at most four lists
         // (Eternity II, the 8x8 sets; masks.rs): elsewhere a walk of masks
@@ -221,11 +228,6 @@ pub(super) fn search<const W: usize>(
         };
     }
     if W > 1 || t.kinds {
-        if let Some(look) = &t.look
-            && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
-        {
-            return true;
-        }
         return match (t.kinds, t.look.is_some()) {
             (true, true) => search_wide::<W, true, true>(t, st, start, limit, emit),
             (true, false) => search_wide::<W, true, false>(t, st, start, limit, emit),
