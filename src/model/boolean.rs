@@ -66,8 +66,9 @@ pub(super) fn placements_size(puzzle: &Puzzle) -> Size {
 /// Add the placement literals `x[c][o]` (o = tile index * 4 + rotation),
 /// exactly one per cell and per tile, channelled to the cells' tile and
 /// rotation variables (each literal implies its tile and its rotation);
-/// returns them. `budget` is checked once per cell (a 16x16 board's
-/// literals take a few hundred milliseconds).
+/// returns them and keeps them as [`Model::placements`]. `budget` is
+/// checked once per cell (a 16x16 board's literals take a few hundred
+/// milliseconds).
 pub(super) fn placements(
     puzzle: &Puzzle,
     model: &mut Model,
@@ -117,6 +118,7 @@ pub(super) fn placements(
                 .collect(),
         });
     }
+    model.placements = x.clone();
     Ok(x)
 }
 

@@ -96,6 +96,12 @@ pub struct Model {
     pub constraints: Vec<Constraint>,
     /// Per cell, row-major: (tile variable, rotation variable).
     pub cells: Vec<(VarId, VarId)>,
+    /// Per cell, row-major, the placement literals of the encodings that
+    /// have them (`boolean`, `edge-boolean`), indexed by tile index * 4 +
+    /// rotation; empty for the others. Symmetry breaking writes its rules
+    /// on them where it can (docs/model.md, "Symmetry on placement
+    /// literals").
+    pub placements: Vec<Vec<Lit>>,
 }
 
 /// Compress sorted distinct values into closed intervals.
@@ -406,6 +412,7 @@ impl Model {
             vars,
             constraints,
             cells,
+            placements: Vec::new(),
         }
     }
 

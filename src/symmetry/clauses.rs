@@ -4,6 +4,9 @@
 //! edges in order encoding, a lex chain over them). docs/symmetry.md, "As
 //! clauses", gives each formulation's clauses and why they state it.
 
+use std::collections::HashMap;
+
+use crate::model::{self, Constraint, Model};
 use crate::puzzle::Puzzle;
 
 use super::picture_lex::edge_code;
@@ -24,6 +27,27 @@ pub trait Clauses {
     fn var(&mut self) -> Lit;
     /// One clause: at least one of `lits` holds.
     fn clause(&mut self, lits: &[Lit]);
+}
+
+/// A literal for "cell `cell` holds tile `tile`" ([`Clauses::holds`]),
+/// from its placements: the one placement itself, or a new variable that
+/// holds exactly when one of them does; `None` if there is none.
+pub(crate) fn any_rotation(out: &mut dyn Clauses, cell: usize, tile: i64) -> Option<Lit> {
+    let xs: Vec<Lit> = (0..4u8).filter_map(|r| out.placed(cell, tile, r)).collect();
+    match xs.as_slice() {
+        [] => None,
+        [x] => Some(*x),
+        _ => {
+            let y = out.var();
+            for &x in &xs {
+                out.clause(&[-x, y]);
+            }
+            let mut back = vec![-y];
+            back.extend(&xs);
+            out.clause(&back);
+            Some(y)
+        }
+    }
 }
 
 /// The tile in cell `a` has a smaller id than the tile in cell `b` (two
@@ -124,5 +148,87 @@ impl ShownEdges {
             }
             equal_so_far = e;
         }
+    }
+}
+
+/// A CP model's placement literals ([`Model::placements`], the `boolean`
+/// and `edge-boolean` encodings) as a [`Clauses`] sink: a formulation's
+/// clauses become `BoolOr` constraints named `{prefix}_{n}`, over the
+/// model's own literals (DIMACS variable `v + 1` is the model's variable
+/// `v`). Placements the puzzle's rules forbid have no literal, as in the
+/// SAT engine's CNF.
+pub(super) struct OnPlacements<'a> {
+    puzzle: &'a Puzzle,
+    model: &'a mut Model,
+    prefix: &'static str,
+    holds: HashMap<(usize, i64), Option<Lit>>,
+    written: usize,
+}
+
+impl<'a> OnPlacements<'a> {
+    /// On `model`, which has placement literals.
+    pub(super) fn new(
+        puzzle: &'a Puzzle,
+        model: &'a mut Model,
+        prefix: &'static str,
+    ) -> OnPlacements<'a> {
+        assert!(
+            !model.placements.is_empty(),
+            "a model with placement literals"
+        );
+        OnPlacements {
+            puzzle,
+            model,
+            prefix,
+            holds: HashMap::new(),
+            written: 0,
+        }
+    }
+
+    fn dimacs(lit: model::Lit) -> Lit {
+        match lit {
+            model::Lit::Pos(v) => v as Lit + 1,
+            model::Lit::Neg(v) => -(v as Lit + 1),
+        }
+    }
+
+    fn of(lit: Lit) -> model::Lit {
+        let v = lit.unsigned_abs() as usize - 1;
+        if lit > 0 {
+            model::Lit::Pos(v)
+        } else {
+            model::Lit::Neg(v)
+        }
+    }
+}
+
+impl Clauses for OnPlacements<'_> {
+    fn placed(&mut self, cell: usize, tile: i64, rotation: u8) -> Option<Lit> {
+        let k = self.puzzle.index_of(tile)?;
+        self.puzzle
+            .allows(cell, k, rotation)
+            .then(|| Self::dimacs(self.model.placements[cell][4 * k + rotation as usize]))
+    }
+
+    fn holds(&mut self, cell: usize, tile: i64) -> Option<Lit> {
+        if let Some(&known) = self.holds.get(&(cell, tile)) {
+            return known;
+        }
+        let lit = any_rotation(self, cell, tile);
+        self.holds.insert((cell, tile), lit);
+        lit
+    }
+
+    fn var(&mut self) -> Lit {
+        let name = format!("{}_var_{}", self.prefix, self.model.vars.len());
+        Self::dimacs(self.model.add_bool(name))
+    }
+
+    fn clause(&mut self, lits: &[Lit]) {
+        self.written += 1;
+        self.model.constraints.push(Constraint::BoolOr {
+            name: format!("{}_{}", self.prefix, self.written),
+            lits: lits.iter().map(|&l| Self::of(l)).collect(),
+        });
     }
 }

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::clauses::OnPlacements;
 use super::{Clauses, Formulation, Level, identical_classes};
 use crate::board::Solution;
 use crate::model::{Constraint, Lit, Model};
@@ -64,6 +65,9 @@ impl Formulation for Tiles {
         }
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
+        if !model.placements.is_empty() {
+            return self.add_on_placements(puzzle, model);
+        }
         let n = puzzle.cols();
         let cells = model.cells.clone();
         // Rotation-symmetric tiles: forbid the repeated rotations.
@@ -110,5 +114,29 @@ impl Formulation for Tiles {
                 }
             }
         }
+    }
+}
+
+impl Tiles {
+    /// The rule on a model with placement literals: the repeated rotations'
+    /// literals are false and the order of identical tiles is the SAT
+    /// engine's clauses. OR-Tools 9.15's presolve proves a solvable
+    /// 2x3 board infeasible when the `boolean` model carries the rule on
+    /// its tile and rotation variables (a negated table and channelled
+    /// tile literals) instead (docs/model.md).
+    fn add_on_placements(&self, puzzle: &Puzzle, model: &mut Model) {
+        let n = puzzle.cols();
+        for (c, xs) in model.placements.clone().iter().enumerate() {
+            for (k, t) in puzzle.tiles().iter().enumerate() {
+                for r in (0..4u8).filter(|&r| !super::distinct_rotation(puzzle, t, r)) {
+                    model.constraints.push(Constraint::BoolOr {
+                        name: format!("tiles_rotation_{}_{}_{}_{r}", c / n + 1, c % n + 1, t.id),
+                        lits: vec![!xs[4 * k + r as usize]],
+                    });
+                }
+            }
+        }
+        let mut out = OnPlacements::new(puzzle, model, "tiles_order");
+        self.clauses(puzzle, &mut out);
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP};
 use crate::solve::SolveError;
-use crate::symmetry::{Clauses, Symmetry, distinct_rotation, tile_kinds};
+use crate::symmetry::{Clauses, Symmetry, any_rotation, distinct_rotation, tile_kinds};
 
 use super::{Amo, Encoding, Matching};
 
@@ -255,23 +255,7 @@ impl Clauses for Sink<'_> {
         if let Some(&known) = self.holds.get(&(cell, tile)) {
             return known;
         }
-        let xs: Vec<i32> = (0..4u8)
-            .filter_map(|r| self.placed(cell, tile, r))
-            .collect();
-        let lit = match xs.as_slice() {
-            [] => None,
-            [x] => Some(*x),
-            _ => {
-                let y = self.var();
-                for &x in &xs {
-                    self.clause(&[-x, y]);
-                }
-                let mut back = vec![-y];
-                back.extend(&xs);
-                self.clause(&back);
-                Some(y)
-            }
-        };
+        let lit = any_rotation(self, cell, tile);
         self.holds.insert((cell, tile), lit);
         lit
     }
