@@ -380,7 +380,7 @@ mod tests {
         let first = |t: &Tables<'_>| {
             let stop = std::sync::atomic::AtomicBool::new(false);
             let check = || false;
-            let mut st = State::<8>::new(t, &stop, &check);
+            let mut st = State::<5>::new(t, &stop, &check);
             let mut boards = Vec::new();
             let mut out = |b: &[u16; MAX_TILES]| {
                 boards.push(b[..t.cells].to_vec());
@@ -389,7 +389,7 @@ mod tests {
             super::super::search::search(t, &mut st, 0, t.cells, &mut out);
             (boards, st.nodes)
         };
-        assert_eq!(masked.words, 8, "65 tiles' orientations in eight words");
+        assert_eq!(masked.words, 5, "65 tiles' orientations in five words");
         let (boards, nodes) = first(&masked);
         assert!(!boards.is_empty(), "the planted board");
         assert!(nodes[0] > 1, "the first list walked past one entry");

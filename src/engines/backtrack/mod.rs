@@ -22,8 +22,24 @@ macro_rules! by_words {
                 const $w: usize = 2;
                 $body
             }
+            3 => {
+                const $w: usize = 3;
+                $body
+            }
             4 => {
                 const $w: usize = 4;
+                $body
+            }
+            5 => {
+                const $w: usize = 5;
+                $body
+            }
+            6 => {
+                const $w: usize = 6;
+                $body
+            }
+            7 => {
+                const $w: usize = 7;
                 $body
             }
             8 => {

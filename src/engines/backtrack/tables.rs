@@ -165,17 +165,11 @@ fn tiles_in(set: &[u64], tiles: usize) -> Vec<usize> {
         .collect()
 }
 
-/// The words per set the search is compiled for: the next power of two
-/// (the unused words stay empty). Every bucket is one more copy of the
-/// search loops in the binary: exact counts up to 8 built the library in
-/// twice the time, for a node rate a few percent better on boards of 33-48
-/// and 65-112 tiles (docs/log.md, 2026-11-28).
+/// The words per set the search is compiled for: exact up to 8 (boards of
+/// up to 128 tiles), then 16, 32 or 64 (the unused words stay empty).
 pub(super) fn word_bucket(words: usize) -> usize {
     match words {
-        0..=1 => 1,
-        2 => 2,
-        3..=4 => 4,
-        5..=8 => 8,
+        0..=8 => words.max(1),
         9..=16 => 16,
         17..=32 => 32,
         _ => MAX_WORDS,
