@@ -140,3 +140,57 @@ impl Tiles {
         self.clauses(puzzle, &mut out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cancel::Cancel;
+    use crate::model::{Choice, build};
+    use std::path::Path;
+
+    /// Tiles 3 and 5 are identical, tile 4 has period 1 and tile 6 period 2.
+    const PUZZLE: &str = "rows: 2\ncols: 3\n\
+        1: [['2', '='], ['1', '='], ['1', '='], ['2', '=']]\n\
+        2: [['3', '='], ['3', '='], ['1', '='], ['3', '=']]\n\
+        3: [['3', '='], ['1', '='], ['3', '='], ['2', '=']]\n\
+        4: [['2', '='], ['2', '='], ['2', '='], ['2', '=']]\n\
+        5: [['1', '='], ['3', '='], ['2', '='], ['3', '=']]\n\
+        6: [['3', '='], ['1', '='], ['3', '='], ['1', '=']]\n";
+
+    /// The models with placement literals get the rule as clauses on them
+    /// (a false literal per repeated rotation, 3 + 2 per cell), with no
+    /// table and no channel; the others get the table and the channels.
+    #[test]
+    fn the_rule_is_written_on_placement_literals_where_a_model_has_them() {
+        let p = Puzzle::parse(PUZZLE, Path::new("t.yaml"), "t".into()).unwrap();
+        for choice in Choice::ALL {
+            let mut m = build(choice.encoding(), &p, &Cancel::never()).unwrap();
+            let literals = matches!(choice, Choice::Boolean | Choice::EdgeBoolean);
+            assert_eq!(m.placements.is_empty(), !literals, "{}", choice.name());
+            let before = m.constraints.len();
+            Tiles.add(&p, &mut m);
+            let added = &m.constraints[before..];
+            let name = choice.name();
+            let clauses = added
+                .iter()
+                .filter(|c| matches!(c, Constraint::BoolOr { .. }))
+                .count();
+            let rotations = added
+                .iter()
+                .filter(|c| matches!(c, Constraint::BoolOr { name, lits } if name.starts_with("tiles_rotation_") && lits.len() == 1))
+                .count();
+            if m.placements.is_empty() {
+                assert!(
+                    added
+                        .iter()
+                        .any(|c| matches!(c, Constraint::Table { negated: true, .. })),
+                    "{name}"
+                );
+                assert_eq!(rotations, 0, "{name}");
+            } else {
+                assert_eq!(clauses, added.len(), "{name}: only clauses");
+                assert_eq!(rotations, 6 * 5, "{name}");
+            }
+        }
+    }
+}
