@@ -179,14 +179,11 @@ fn every_model_solves_a_board_the_presolve_once_refuted() {
     if !common::has_cpsat() {
         return;
     }
-    let yaml = "rows: 2\ncols: 3\nhints:\n  - {tile: 2, cell: [2, 1], rotation: 2}\n\
-                1: [['2', '='], ['1', '='], ['1', '='], ['2', '=']]\n\
-                2: [['3', '='], ['3', '='], ['1', '='], ['3', '=']]\n\
-                3: [['3', '='], ['1', '='], ['3', '='], ['2', '=']]\n\
-                4: [['2', '='], ['2', '='], ['2', '='], ['2', '=']]\n\
-                5: [['1', '='], ['3', '='], ['2', '='], ['3', '=']]\n\
-                6: [['3', '='], ['1', '='], ['3', '='], ['1', '=']]\n";
-    let p = Puzzle::parse(yaml, std::path::Path::new("refuted.yaml"), "refuted".into()).unwrap();
+    let p = Puzzle::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/puzzles/presolve-refuted.yaml"),
+    )
+    .unwrap();
     let bt = solve::run(&Backtrack::default(), &p, &SolveOptions::default()).unwrap();
     assert_eq!(bt.raw.len(), 64);
     let tiles = SolveOptions {
