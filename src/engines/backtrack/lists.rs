@@ -248,8 +248,8 @@ fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop. With `LOOK` (the
-/// lists have a lookahead), a placement whose next row cannot be started
-/// is a dead end too.
+/// lists have a lookahead), a placement whose next row cannot be started,
+/// or after which its own row cannot be finished, is a dead end too.
 pub(super) fn search<const W: usize, const LOOK: bool>(
     t: &Tables<'_>,
     l: &Lists,
@@ -302,6 +302,10 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
         if h.checks && !l.passes(t, &st.placed, &l.cold[d], d, o, first) {
             continue;
         }
+        // The row can still be finished after `o` (lookahead.rs).
+        if LOOK && !st.rest.allows::<W>(d, o) {
+            continue;
+        }
         nodes[d & M] += 1;
         st.placed[h.cell as usize & M] = o as u16;
         if d + 1 == limit {
@@ -319,6 +323,13 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
             // `o`'s tile is not in `used` yet: `fit` leaves it out.
             let now: [u64; W] = std::array::from_fn(|w| used[w]);
             if look.reach(t, &now, o, d, &mut st.sets) == 0 {
+                continue;
+            }
+        }
+        if let Some(look) = look.filter(|l| l.starts_row(d + 1)) {
+            let mut now: [u64; W] = std::array::from_fn(|w| used[w]);
+            now[o / 64 % W] |= tile_bits(o);
+            if !look.finish(t, &now, &st.placed, d + 1, &mut st.rest) {
                 continue;
             }
         }

@@ -38,6 +38,35 @@ pub(super) enum Ahead {
     Chain { below: u32 },
 }
 
+/// What [`Lookahead::finish`] found, per depth: whether the depth is
+/// checked, and the orientations after which the row can be finished.
+pub(super) struct RowEnds {
+    /// `W` words per depth.
+    sets: Vec<u64>,
+    checked: Vec<bool>,
+}
+
+impl RowEnds {
+    pub(super) fn new(cells: usize, words: usize) -> RowEnds {
+        RowEnds {
+            sets: vec![0; cells * words],
+            checked: vec![false; cells],
+        }
+    }
+
+    /// The orientations allowed at `depth`, where it is checked.
+    #[inline(always)]
+    pub(super) fn mask<const W: usize>(&self, depth: usize) -> Option<[u64; W]> {
+        self.checked[depth].then(|| words(&self.sets, depth * W))
+    }
+
+    /// Whether orientation `o` is allowed at `depth`.
+    #[inline(always)]
+    pub(super) fn allows<const W: usize>(&self, depth: usize, o: usize) -> bool {
+        !self.checked[depth] || self.sets[depth * W + o / 64 % W] >> (o % 64) & 1 == 1
+    }
+}
+
 /// The lookahead of one puzzle and row order.
 pub(super) struct Lookahead {
     /// Per depth.
@@ -51,6 +80,14 @@ pub(super) struct Lookahead {
     /// its left edge, as a chain-set bit ([`FITS`] where no orientation
     /// shows it).
     right: Vec<u64>,
+    /// Per dense code (`words` words each): the orientations whose right
+    /// neighbour must show it on its left edge.
+    by_right: Vec<u64>,
+    /// Cells per row (depths per row of the order).
+    cols: usize,
+    /// Per depth: the codes the orientations allowed there show on their
+    /// left edges.
+    leftable: Vec<u64>,
 }
 
 impl Lookahead {
@@ -77,10 +114,16 @@ impl Lookahead {
         for (o, e) in edges.iter().enumerate() {
             by_left[dense[&e[LEFT]] * w + o / 64] |= 1 << (o % 64);
         }
-        let right = edges
+        let right: Vec<u64> = edges
             .iter()
             .map(|e| dense.get(&partner(e[RIGHT])).map_or(FITS, |&k| 1 << k))
             .collect();
+        let mut by_right = vec![0u64; dense.len() * w];
+        for (o, &r) in right.iter().enumerate() {
+            if r != FITS {
+                by_right[r.trailing_zeros() as usize * w + o / 64] |= 1 << (o % 64);
+            }
+        }
         let at = (0..t.cells)
             .map(|d| match d + cols {
                 below if below >= t.cells => Ahead::Nothing,
@@ -92,11 +135,21 @@ impl Lookahead {
                 },
             })
             .collect();
+        let leftable = (0..t.cells)
+            .map(|d| {
+                (0..edges.len())
+                    .filter(|&o| t.allowed[d * w + o / 64] >> (o % 64) & 1 == 1)
+                    .fold(0, |a, o| a | 1 << dense[&edges[o][LEFT]])
+            })
+            .collect();
         Some(Lookahead {
             at,
             towards,
             by_left,
             right,
+            by_right,
+            cols,
+            leftable,
         })
     }
 
@@ -170,6 +223,93 @@ impl Lookahead {
         out
     }
 
+    /// Whether `depth` is the first of a row (where [`Lookahead::finish`]
+    /// runs).
+    #[inline(always)]
+    pub(super) fn starts_row(&self, depth: usize) -> bool {
+        depth.is_multiple_of(self.cols)
+    }
+
+    /// At `start`, with the depths before it on the board (`start` the
+    /// first of a row, or where a work unit's prefix ends): per depth from
+    /// `start` to the end of its row, into `rest` (`W` words each), the
+    /// orientations after which the row can still be finished, as far as the right neighbour's left edge goes (every
+    /// orientation at the row's last depth; depths before the one where
+    /// the check stops are not checked). The same relaxation as the
+    /// chain: a chain of free orientations from the cell to the row's end,
+    /// each allowed in its cell and showing the code its placed partner
+    /// requires, tiles possibly repeated. The sets name codes, not tiles,
+    /// so they stay true while the row fills (a copy of a kind that is
+    /// blocked now is freed by placing the one before it, and shows the
+    /// same codes). False when the row cannot be finished at all.
+    pub(super) fn finish<const W: usize>(
+        &self,
+        t: &Tables<'_>,
+        used: &[u64; W],
+        placed: &[u16; MAX_TILES],
+        start: usize,
+        rest: &mut RowEnds,
+    ) -> bool {
+        const M: usize = MAX_TILES - 1;
+        let end = (start - start % self.cols + self.cols).min(t.cells);
+        // The codes the cell after may show on its left edge.
+        let mut need = 0u64;
+        for e in (start..end).rev() {
+            let mut set: [u64; W] = words(&t.allowed, e * W);
+            if e >= self.cols {
+                let partner = placed[t.steps[e - self.cols].cell & M] as usize;
+                let fit: [u64; W] = t.fit_of(partner, self.towards);
+                for w in 0..W {
+                    set[w] &= fit[w];
+                }
+            }
+            let mut after = [!0u64; W];
+            if e + 1 < end {
+                after = [0; W];
+                let mut bits = need;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let by: [u64; W] = words(&self.by_right, k * W);
+                    for w in 0..W {
+                        after[w] |= by[w];
+                    }
+                }
+            }
+            let mut free = [0u64; W];
+            rest.checked[e] = true;
+            for w in 0..W {
+                rest.sets[e * W + w] = after[w];
+                free[w] = set[w] & after[w] & !used[w];
+            }
+            // The codes the free orientations show on their left edges: a
+            // test per code (few) rather than a look per orientation (on
+            // boards of few colours, hundreds fit a cell).
+            need = 0;
+            let mut codes = self.leftable[e];
+            while codes != 0 {
+                let k = codes.trailing_zeros() as usize;
+                codes &= codes - 1;
+                let by: [u64; W] = words(&self.by_left, k * W);
+                if (0..W).any(|w| free[w] & by[w] != 0) {
+                    need |= 1 << k;
+                }
+            }
+            if need == 0 {
+                return false;
+            }
+            // Every code the cell's pieces can show starts the rest of the
+            // row: the check stops there (a weaker relaxation, and the
+            // common case on boards of few colours, where it would cost
+            // more than it saves).
+            if need == self.leftable[e] {
+                rest.checked[start..e].fill(false);
+                return true;
+            }
+        }
+        true
+    }
+
     /// The sets of the depths before `start`, for a search that starts
     /// there on a board holding them (a work unit's prefix): computed
     /// with the tiles on the board now, which only leaves out more.
@@ -189,7 +329,7 @@ impl Lookahead {
 #[cfg(test)]
 mod tests {
     use super::super::Order;
-    use super::super::tables::{Setup, Tables};
+    use super::super::tables::{MAX_WORDS, Setup, Tables};
     use super::*;
     use crate::symmetry::Symmetry;
 
@@ -239,6 +379,78 @@ mod tests {
             let t = Tables::new(&p, order, &none, setup);
             assert!(t.look.is_none(), "{order}");
         }
+    }
+
+    /// The row after a placed row of the planted board: `finish` keeps
+    /// every orientation of the planted row and leaves out some that fit
+    /// the row above but cannot lead to the row's end.
+    fn finish_keeps_the_planted_row<const W: usize>(t: &Tables<'_>, planted: &[u16]) -> usize {
+        let cols = t.puzzle.cols();
+        let mut placed = [0u16; MAX_TILES];
+        let mut used: [u64; W] = words(&t.start_used, 0);
+        for d in 0..cols {
+            let o = planted[d] as usize;
+            placed[t.steps[d].cell] = o as u16;
+            used[o / 64] |= crate::engines::backtrack::search::tile_bits(o);
+        }
+        let look = t.look.as_ref().expect("a lookahead");
+        let mut rest = RowEnds::new(t.cells, W);
+        assert!(look.starts_row(cols) && !look.starts_row(cols + 1));
+        assert!(look.finish(t, &used, &placed, cols, &mut rest));
+        let mut left_out = 0;
+        for d in cols..2 * cols {
+            let o = planted[d] as usize;
+            assert!(rest.allows::<W>(d, o), "depth {d}");
+            let Some(mask) = rest.mask::<W>(d) else {
+                continue;
+            };
+            // Candidates of the cell by the row above alone.
+            let above = placed[t.steps[d - cols].cell] as usize;
+            let fit: [u64; W] = t.fit_of(above, look.towards);
+            for w in 0..W {
+                let free = t.allowed[d * W + w] & fit[w] & !used[w];
+                left_out += (free & !mask[w]).count_ones() as usize;
+            }
+        }
+        left_out
+    }
+
+    #[test]
+    fn a_row_is_finished_only_through_codes_that_lead_to_its_end() {
+        use crate::generate::{FamilyOptions, Rng, plant_family};
+        let none = Symmetry::none();
+        let mut left_out = 0;
+        for seed in 1..=4u64 {
+            let o = FamilyOptions {
+                rows: 5,
+                cols: 6,
+                frame_colours: 3,
+                inner_colours: 6,
+                turning: crate::puzzle::Turning::Quarter,
+                hint: false,
+            };
+            let (p, solution) = plant_family(&mut Rng::new(seed), &o);
+            for order in [Order::Row, Order::RowUp] {
+                let setup = Setup {
+                    lookahead: true,
+                    ..Setup::turns(false)
+                };
+                let t = Tables::new(&p, order, &none, setup);
+                // The planted board's orientation per depth.
+                let planted: Vec<u16> = (0..t.cells)
+                    .map(|d| {
+                        let want = solution.cells()[t.steps[d].cell];
+                        t.place
+                            .iter()
+                            .position(|&q| q == want)
+                            .expect("an orientation") as u16
+                    })
+                    .collect();
+                left_out +=
+                    by_words!(t.words, W => finish_keeps_the_planted_row::<W>(&t, &planted));
+            }
+        }
+        assert!(left_out > 0, "finish left nothing out");
     }
 
     /// Boards of every kind: framed rectangles (with a fixed piece, with

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
 use super::lists;
+use super::lookahead::RowEnds;
 use super::masks;
 use super::tables::{NO_COPY, Tables};
 
@@ -35,6 +36,11 @@ pub(super) struct State<'a, const W: usize> {
     /// With a lookahead, per depth (`W` words each): the orientations the
     /// next row's chain may continue with (lookahead.rs).
     pub(super) sets: Vec<u64>,
+    /// With a lookahead, per depth (`W` words each): the orientations
+    /// after which the row can still be finished ([`Lookahead::finish`]).
+    ///
+    /// [`Lookahead::finish`]: super::lookahead::Lookahead::finish
+    pub(super) rest: RowEnds,
     pub(super) budget: u32,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
@@ -51,6 +57,7 @@ impl<'a, const W: usize> State<'a, W> {
             used: words(&t.start_used, 0),
             nodes: vec![0; t.cells],
             sets: vec![0; if t.look.is_some() { t.cells * W } else { 0 }],
+            rest: RowEnds::new(if t.look.is_some() { t.cells } else { 0 }, W),
             budget: CHECK_EVERY,
             stop,
             check,
@@ -210,10 +217,12 @@ pub(super) fn search<const W: usize>(
     }
     // The lookahead's sets of the depths on the board (a work unit's
     // prefix); a prefix whose next row cannot be started has no boards.
-    if let Some(look) = &t.look
-        && !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
-    {
-        return true;
+    if let Some(look) = &t.look {
+        if !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+            || !look.finish(t, &st.used, &st.placed, start, &mut st.rest)
+        {
+            return true;
+        }
     }
     if let Some(l) = &t.lists {
         // Masks exist only where each tile lies in at most four lists
@@ -261,17 +270,24 @@ fn search_wide<const W: usize, const K: bool, const LOOK: bool>(
     if st.budget == 0 && st.should_stop() {
         return false;
     }
-    let cand = candidates(t, st, depth);
+    let mut cand = candidates(t, st, depth);
     // The lookahead of the placement above, checked only where it has
     // candidates here (most placements deep in the tree have none).
     if LOOK
         && cand != [0; W]
-        && depth > 0
-        && let Some(look) = t.look.as_ref().filter(|l| l.checks(depth - 1))
+        && let Some(look) = t.look.as_ref()
     {
-        let o = st.placed[t.steps[depth - 1].cell & M] as usize;
-        if look.reach(t, &st.used, o, depth - 1, &mut st.sets) == 0 {
+        if depth > 0 && look.checks(depth - 1) {
+            let o = st.placed[t.steps[depth - 1].cell & M] as usize;
+            if look.reach(t, &st.used, o, depth - 1, &mut st.sets) == 0 {
+                return true;
+            }
+        }
+        if look.starts_row(depth) && !look.finish(t, &st.used, &st.placed, depth, &mut st.rest) {
             return true;
+        }
+        if let Some(mask) = st.rest.mask::<W>(depth) {
+            and(&mut cand, mask);
         }
     }
     let cell = t.steps[depth].cell & M;
