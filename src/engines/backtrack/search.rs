@@ -217,12 +217,11 @@ pub(super) fn search<const W: usize>(
     }
     // The lookahead's sets of the depths on the board (a work unit's
     // prefix); a prefix whose next row cannot be started has no boards.
-    if let Some(look) = &t.look {
-        if !look.replay(t, &st.used, &st.placed, start, &mut st.sets)
-            || !look.finish(t, &st.used, &st.placed, start, &mut st.rest)
-        {
-            return true;
-        }
+    if let Some(look) = &t.look
+        && (!look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+            || !look.finish(t, &st.used, &st.placed, start, &mut st.rest))
+    {
+        return true;
     }
     if let Some(l) = &t.lists {
         // Masks exist only where each tile lies in at most four lists
