@@ -85,6 +85,8 @@ pub(super) struct Lookahead {
     by_right: Vec<u64>,
     /// Cells per row (depths per row of the order).
     cols: usize,
+    /// Per depth: the first of a row.
+    firsts: Vec<bool>,
     /// Per depth: the codes the orientations allowed there show on their
     /// left edges.
     leftable: Vec<u64>,
@@ -149,6 +151,7 @@ impl Lookahead {
             right,
             by_right,
             cols,
+            firsts: (0..t.cells).map(|d| d.is_multiple_of(cols)).collect(),
             leftable,
         })
     }
@@ -227,7 +230,7 @@ impl Lookahead {
     /// runs).
     #[inline(always)]
     pub(super) fn starts_row(&self, depth: usize) -> bool {
-        depth.is_multiple_of(self.cols)
+        self.firsts[depth]
     }
 
     /// At `start`, with the depths before it on the board (`start` the
