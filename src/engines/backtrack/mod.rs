@@ -364,6 +364,53 @@ mod tests {
         (b.0, run)
     }
 
+    /// Counts the boards it gets, and stops the run (as Ctrl-C would) at
+    /// the first.
+    struct StopAtFirst {
+        token: StopToken,
+        boards: u64,
+    }
+    impl SolutionCallback for StopAtFirst {
+        fn on_solution(&mut self, _: &[Placement], _: Stands) {
+            self.boards += 1;
+            self.token.stop();
+        }
+    }
+
+    #[test]
+    fn a_stop_is_seen_between_boards_where_every_node_is_a_board() {
+        // Nine identical tiles that match every way: every node of the
+        // last depth is a board (9! * 4^9 of them), so tens of thousands
+        // of boards pass between two looks at the clock by nodes.
+        let mut text = String::new();
+        for k in 1..=9 {
+            text.push_str(&format!("{k}: [[a, '='], [a, '='], [a, '='], [a, '=']]\n"));
+        }
+        let p = Puzzle::parse(&text, std::path::Path::new("same.yaml"), "same".into()).unwrap();
+        let bt = Backtrack {
+            reduce_turns: false,
+            ..Backtrack::new(Order::Row)
+        };
+        for threads in [1, 2] {
+            let token = StopToken::new();
+            let opts = SolveOptions {
+                threads,
+                stop: token.clone(),
+                ..SolveOptions::default()
+            };
+            let mut cb = StopAtFirst { token, boards: 0 };
+            let run = bt.enumerate(&p, &opts, &mut cb).unwrap();
+            assert!(
+                matches!(run.status, RunStatus::Stopped(_)),
+                "{threads} threads"
+            );
+            // One look per 64 boards with one thread; one per batch of
+            // 256 with more (and the batches already on their way).
+            let most = if threads == 1 { 64 } else { 256 * 8 };
+            assert!(cb.boards <= most, "{threads} threads: {} boards", cb.boards);
+        }
+    }
+
     #[test]
     fn the_turn_reduction_reports_the_full_tree_solutions() {
         // Odd and even boards, both reductions, one and two threads.

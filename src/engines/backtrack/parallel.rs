@@ -8,7 +8,7 @@ use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
-use super::search::{State, search};
+use super::search::{State, search, should_stop};
 use super::tables::Tables;
 
 /// One enumeration: the tables, the workers, and how to stop.
@@ -102,6 +102,10 @@ impl Run<'_, '_> {
                     callback.on_solution_in(k, cells, self.t.stands);
                     progress.solutions += 1;
                 }
+                // The clock after each batch: the workers wait on the
+                // collector while it works, and look at the clock only
+                // between nodes.
+                should_stop(self.stop, self.check);
             }
             Msg::Done(k) => {
                 callback.on_unit_done(k);
@@ -126,10 +130,18 @@ impl Run<'_, '_> {
         if self.units.is_none() && (self.threads == 1 || t.cells < 2) {
             let mut st = State::<W>::new(t, stop, check);
             let mut buf = Vec::new();
+            let mut boards = 0u32;
             let mut out = |cells: &[Placement]| {
                 callback.on_solution(cells, t.stands);
                 if callback.enough() {
                     stop.store(true, Ordering::Relaxed);
+                }
+                // The clock between boards too: where nearly every node is
+                // a board, what the callback does with each (canonical
+                // forms, pictures) dwarfs the nodes between two looks.
+                boards += 1;
+                if boards.is_multiple_of(BOARDS_PER_LOOK) {
+                    should_stop(stop, check);
                 }
             };
             search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
@@ -212,6 +224,9 @@ fn estimate<const W: usize>(t: &Tables<'_>, st: &mut State<'_, W>, prefix: &[u16
 
 /// Boards per message from a worker to the collector.
 const BATCH: usize = 256;
+
+/// Boards between two looks at the clock in a one-thread enumeration.
+const BOARDS_PER_LOOK: u32 = 64;
 
 /// What a worker sends: solutions of subtree k (flat, row-major boards),
 /// or that it finished subtree k.
