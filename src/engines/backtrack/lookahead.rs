@@ -236,9 +236,10 @@ impl Lookahead {
     /// At `start`, with the depths before it on the board (`start` the
     /// first of a row, or where a work unit's prefix ends): per depth from
     /// `start` to the end of its row, into `rest` (`W` words each), the
-    /// orientations after which the row can still be finished, as far as the right neighbour's left edge goes (every
-    /// orientation at the row's last depth; depths before the one where
-    /// the check stops are not checked). The same relaxation as the
+    /// orientations after which the row can still be finished, as far as
+    /// the right neighbour's left edge goes (every orientation at the
+    /// row's last depth; depths before the one where the check stops are
+    /// not checked). The same relaxation as the
     /// chain: a chain of free orientations from the cell to the row's end,
     /// each allowed in its cell and showing the code its placed partner
     /// requires, tiles possibly repeated. The sets name codes, not tiles,
