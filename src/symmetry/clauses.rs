@@ -21,8 +21,19 @@ pub(crate) type Lit = i32;
 pub trait Clauses {
     /// "Cell `cell` (0-based, row-major) holds tile `tile` in `rotation`".
     fn placed(&mut self, cell: usize, tile: i64, rotation: u8) -> Option<Lit>;
-    /// "Cell `cell` holds tile `tile`", in any rotation.
-    fn holds(&mut self, cell: usize, tile: i64) -> Option<Lit>;
+    /// "Cell `cell` holds tile `tile`", in any rotation: its one
+    /// placement, or a new variable equivalent to their disjunction, made
+    /// once per cell and tile.
+    fn holds(&mut self, cell: usize, tile: i64) -> Option<Lit> {
+        if let Some(&known) = self.held().get(&(cell, tile)) {
+            return known;
+        }
+        let lit = any_rotation(self, cell, tile);
+        self.held().insert((cell, tile), lit);
+        lit
+    }
+    /// The literals [`Clauses::holds`] made, per cell and tile.
+    fn held(&mut self) -> &mut HashMap<(usize, i64), Option<Lit>>;
     /// A new variable.
     fn var(&mut self) -> Lit;
     /// One clause: at least one of `lits` holds.
@@ -32,7 +43,7 @@ pub trait Clauses {
 /// A literal for "cell `cell` holds tile `tile`" ([`Clauses::holds`]),
 /// from its placements: the one placement itself, or a new variable that
 /// holds exactly when one of them does; `None` if there is none.
-pub(crate) fn any_rotation(out: &mut dyn Clauses, cell: usize, tile: i64) -> Option<Lit> {
+fn any_rotation<C: Clauses + ?Sized>(out: &mut C, cell: usize, tile: i64) -> Option<Lit> {
     let xs: Vec<Lit> = (0..4u8).filter_map(|r| out.placed(cell, tile, r)).collect();
     match xs.as_slice() {
         [] => None,
@@ -210,13 +221,8 @@ impl Clauses for OnPlacements<'_> {
             .then(|| Self::dimacs(self.model.placements[cell][4 * k + rotation as usize]))
     }
 
-    fn holds(&mut self, cell: usize, tile: i64) -> Option<Lit> {
-        if let Some(&known) = self.holds.get(&(cell, tile)) {
-            return known;
-        }
-        let lit = any_rotation(self, cell, tile);
-        self.holds.insert((cell, tile), lit);
-        lit
+    fn held(&mut self) -> &mut HashMap<(usize, i64), Option<Lit>> {
+        &mut self.holds
     }
 
     fn var(&mut self) -> Lit {

@@ -20,7 +20,6 @@ mod pictures;
 mod tiles;
 
 pub use clauses::Clauses;
-pub(crate) use clauses::any_rotation;
 #[cfg(test)]
 pub(crate) use pictures::same_picture;
 pub(crate) use pictures::{

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::cancel::Cancel;
 use crate::puzzle::{BOTTOM, Edge, LEFT, Puzzle, RIGHT, TOP};
 use crate::solve::SolveError;
-use crate::symmetry::{Clauses, Symmetry, any_rotation, distinct_rotation, tile_kinds};
+use crate::symmetry::{Clauses, Symmetry, distinct_rotation, tile_kinds};
 
 use super::{Amo, Encoding, Matching};
 
@@ -251,13 +251,8 @@ impl Clauses for Sink<'_> {
         self.placed.get(&(cell, tile, rotation)).copied()
     }
 
-    fn holds(&mut self, cell: usize, tile: i64) -> Option<i32> {
-        if let Some(&known) = self.holds.get(&(cell, tile)) {
-            return known;
-        }
-        let lit = any_rotation(self, cell, tile);
-        self.holds.insert((cell, tile), lit);
-        lit
+    fn held(&mut self) -> &mut HashMap<(usize, i64), Option<i32>> {
+        &mut self.holds
     }
 
     fn var(&mut self) -> i32 {
