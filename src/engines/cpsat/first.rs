@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use crate::board::Solution;
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::model::{BIG, Constraint, IntVar, Lit};
 use crate::solve::{
     RunStatus, SolutionCallback, SolveError, SolverRun, SolverStats, Stands, StopReason,
@@ -103,7 +103,15 @@ pub(crate) fn first(
         *stats.subproblems.as_mut().unwrap() += 1;
         match ended(&response, past_ceiling) {
             Some(Ended::Run(status)) => return Ok(SolverRun { status, stats }),
-            Some(Ended::Stopped) => continue, // the loop says why
+            Some(Ended::Stopped) => match why_stopped(&own) {
+                Some(why) => {
+                    return Ok(SolverRun {
+                        status: RunStatus::Stopped(why.into()),
+                        stats,
+                    });
+                }
+                None => continue,
+            },
             None => {}
         }
         let Some(cells) = model.decode(&response.solution) else {
@@ -153,6 +161,19 @@ fn ended(response: &super::proto::CpSolverResponse, past_ceiling: bool) -> Optio
         }
         CpSolverStatus::Unknown => Some(Ended::Stopped),
         CpSolverStatus::Feasible | CpSolverStatus::Optimal => None,
+    }
+}
+
+/// Why a round that CP-SAT ended unfinished ends the run: the run's stop,
+/// or else its time limit when it has one. CP-SAT may end a little before
+/// its limit (it stops when the next step might pass it, judged by the
+/// longest gap between its looks at the clock, long on a loaded machine):
+/// another round would only be given up at the deadline, unread. None:
+/// neither, so another round may run.
+fn why_stopped(own: &Cancel) -> Option<Stopped> {
+    match own.check() {
+        Err(why) => Some(why),
+        Ok(()) => own.deadline().map(|_| Stopped::TimeLimit),
     }
 }
 
@@ -240,5 +261,29 @@ impl Forbidden {
             name: format!("forbid_{k}"),
             lits: clause,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::cancel::StopToken;
+
+    #[test]
+    fn a_round_ended_early_by_cp_sat_s_own_limit_ends_the_run() {
+        // CP-SAT gave up before the deadline: the time limit, not a round
+        // that would be given up unread at the deadline.
+        let later = Instant::now() + Duration::from_secs(60);
+        let own = Cancel::new(StopToken::new(), Some(later));
+        assert_eq!(why_stopped(&own), Some(Stopped::TimeLimit));
+        // Asked to stop: that is the reason, deadline or not.
+        own.token().stop();
+        assert_eq!(why_stopped(&own), Some(Stopped::Interrupted));
+        let never = Cancel::never();
+        assert_eq!(why_stopped(&never), None);
+        never.token().stop();
+        assert_eq!(why_stopped(&never), Some(Stopped::Interrupted));
     }
 }
