@@ -45,7 +45,7 @@ fn both_methods_match_every_known_corpus_count() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
     /// On planted puzzles with identical tiles, self-matching motifs and
     /// few motifs (so many solutions and turn-symmetric pictures; 4x4

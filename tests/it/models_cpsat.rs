@@ -46,15 +46,19 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64), k: usize) -> Vec<Stri
     let mut failures = Vec::new();
     let name = model.name();
     let solver = cp(model);
-    // Default enumeration (turn reduction) and the full tree agree.
+    // Default enumeration (turn reduction) and the full tree agree: on every
+    // board with every encoding, and on the 4x4 with the default one (the
+    // boolean encodings' full tree of the 4x4 cost 7 CPU-s of the suite).
     let none = solve::run(&solver, p, &SolveOptions::default()).unwrap();
-    let full = solve::run(
-        &solver.clone().with_full_tree(true),
-        p,
-        &SolveOptions::default(),
-    )
-    .unwrap();
-    for (what, r) in [("none", &none), ("full tree", &full)] {
+    let full = (p.rows() < 4 || model == Choice::default()).then(|| {
+        solve::run(
+            &solver.clone().with_full_tree(true),
+            p,
+            &SolveOptions::default(),
+        )
+        .unwrap()
+    });
+    for (what, r) in std::iter::once(("none", &none)).chain(full.iter().map(|f| ("full tree", f))) {
         let got = (
             r.raw.len() as u64,
             r.classes.len() as u64,
@@ -68,7 +72,7 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64), k: usize) -> Vec<Stri
             ));
         }
     }
-    if none.raw != full.raw {
+    if full.as_ref().is_some_and(|f| none.raw != f.raw) {
         failures.push(format!(
             "{} {name}: the turn reduction changed the solutions",
             p.name()

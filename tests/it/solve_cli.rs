@@ -432,7 +432,8 @@ fn a_first_solution_search_stopped_by_its_time_limit_reports_its_search() {
     let came_back = stats["subproblems"].as_u64().unwrap() >= 1;
     assert_eq!(stats["branches"].as_u64().is_some(), came_back, "{v}");
     assert_eq!(stats["conflicts"].as_u64().is_some(), came_back, "{v}");
-    assert!(v["wall_time_s"].as_f64().unwrap() < 4.5, "{v}");
+    // The run's time limit holds (the margin is for a loaded machine).
+    assert!(v["wall_time_s"].as_f64().unwrap() < 5.5, "{v}");
 }
 
 /// A 16x16 whose `edge-boolean` model CP-SAT presolves for seconds without
