@@ -78,9 +78,27 @@ pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
         tiny_skia::Transform::from_scale(SCALE, SCALE),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| PngError::Encode(e.to_string()))
+    encode(pixmap)
+}
+
+/// The PNG of a rendered pixmap: deflate level 1 with adaptive row filters
+/// rather than tiny-skia's level 6. On a 4x4 board's picture (880x1020)
+/// the encoding took 7 ms against 22 ms, for 98 KB against 63 KB; the
+/// fdeflate settings were faster still but 2.8-4x larger (docs/log.md).
+fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let rgba = pixmap.take_demultiplied();
+    let encoding = |e: png::EncodingError| PngError::Encode(e.to_string());
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, w, h);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    encoder.set_filter(png::Filter::Adaptive);
+    let mut writer = encoder.write_header().map_err(encoding)?;
+    writer.write_image_data(&rgba).map_err(encoding)?;
+    writer.finish().map_err(encoding)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
