@@ -326,6 +326,12 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
                 continue;
             }
         }
+        if LOOK
+            && let Some(ring) = &t.ring
+            && !ring.passes(&st.placed, d, &mut st.memo)
+        {
+            continue;
+        }
         if let Some(look) = look.filter(|l| l.starts_row(d + 1)) {
             let mut now: [u64; W] = std::array::from_fn(|w| used[w]);
             now[o / 64 % W] |= tile_bits(o);

@@ -72,6 +72,7 @@ mod order;
 mod parallel;
 mod probe;
 mod restarts;
+mod ring;
 mod search;
 mod tables;
 mod tree;

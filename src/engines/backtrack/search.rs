@@ -14,6 +14,7 @@ use super::MAX_TILES;
 use super::lists;
 use super::lookahead::RowEnds;
 use super::masks;
+use super::ring::Memo;
 use super::tables::{NO_COPY, Tables};
 
 /// How many nodes (descents in the list search) pass between two looks at
@@ -41,6 +42,8 @@ pub(super) struct State<'a, const W: usize> {
     ///
     /// [`Lookahead::finish`]: super::lookahead::Lookahead::finish
     pub(super) rest: RowEnds,
+    /// With a frame check, its results so far (ring.rs).
+    pub(super) memo: Memo,
     pub(super) budget: u32,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
@@ -58,6 +61,7 @@ impl<'a, const W: usize> State<'a, W> {
             nodes: vec![0; t.cells],
             sets: vec![0; if t.look.is_some() { t.cells * W } else { 0 }],
             rest: RowEnds::new(if t.look.is_some() { t.cells } else { 0 }, W),
+            memo: Memo::new(t.ring.is_some()),
             budget: CHECK_EVERY,
             stop,
             check,
@@ -283,6 +287,12 @@ fn search_wide<const W: usize, const K: bool, const LOOK: bool>(
             }
         }
         if look.starts_row(depth) && !look.finish(t, &st.used, &st.placed, depth, &mut st.rest) {
+            return true;
+        }
+        if let Some(ring) = &t.ring
+            && depth > 0
+            && !ring.passes(&st.placed, depth - 1, &mut st.memo)
+        {
             return true;
         }
         if let Some(mask) = st.rest.mask::<W>(depth) {

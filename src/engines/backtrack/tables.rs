@@ -12,6 +12,7 @@ use super::build::{Reduction, above_sets, fit_sets, kind_tables, steps_and_allow
 use super::lists::Lists;
 use super::lookahead::Lookahead;
 use super::order::Order;
+use super::ring::Ring;
 use super::search::{tile_bits, words};
 
 /// The edge code of an edge: motif * 4 + half (0 `+`, 1 `-`, 2 `=`).
@@ -103,6 +104,8 @@ pub(super) struct Tables<'p> {
     /// The next-row check of first-solution searches in the row orders
     /// (lookahead.rs).
     pub(super) look: Option<Lookahead>,
+    /// The frame check of the same searches (ring.rs).
+    pub(super) ring: Option<Ring>,
     /// What each emitted board stands for: its four turns under the turn
     /// reduction, else itself.
     pub(super) stands: Stands,
@@ -276,10 +279,14 @@ impl<'p> Tables<'p> {
                 Stands::Turns
             },
             look: None,
+            ring: None,
         };
         // One word: boards of up to 16 tiles, solved at once.
         if lookahead && words > 1 {
             t.look = Lookahead::new(&t, order, &edges);
+            if t.look.is_some() {
+                t.ring = Ring::new(&t, &edges);
+            }
         }
         t
     }
