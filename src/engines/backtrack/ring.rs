@@ -8,20 +8,20 @@
 //! a few rows are placed, the pieces left often cannot (docs/backtracking.md,
 //! "The frame check").
 //!
-//! The check is a walk along the run, cell by cell, over the states (the
-//! frame pieces taken so far, the code the next cell must show): exact
-//! where the states stay few, and passed without a verdict where they
-//! would pass [`MAX_STATES`] (the first rows, where the run is long).
-//! Identical frame pieces are taken in one order only. Results are kept in
-//! a small table per search, keyed by the pieces left and the two ends'
+//! The check is a depth-first walk along the run, cell by cell, over the
+//! states (the frame pieces taken so far, the code the next cell must
+//! show), each failed state noted once: exact where few fail, and passed
+//! without a verdict past [`MAX_STATES`] failed states. Interchangeable
+//! frame pieces (the same frame codes everywhere) are taken in one order
+//! only. Results are kept in a small table per search, keyed by the pieces
+//! left (counted per group of interchangeable ones) and the two ends'
 //! codes: the placements between two border cells do not change them.
 
 use super::MAX_TILES;
 use super::tables::{Tables, partner};
 use crate::puzzle::{BOTTOM, LEFT, RIGHT, TOP};
 
-/// The most states a step of the walk keeps before the check gives up
-/// (and passes).
+/// The most failed states a walk notes before it gives up (and passes).
 const MAX_STATES: usize = 4096;
 
 /// The slots of the table of results (a power of two).
