@@ -16,7 +16,7 @@
 
 use super::MAX_TILES;
 use super::order::Order;
-use super::search::words;
+use super::search::{toggle, words};
 use super::tables::{Tables, partner};
 use crate::puzzle::{BOTTOM, LEFT, RIGHT, TOP};
 
@@ -315,18 +315,24 @@ impl Lookahead {
     }
 
     /// The sets of the depths before `start`, for a search that starts
-    /// there on a board holding them (a work unit's prefix): computed
-    /// with the tiles on the board now, which only leaves out more.
-    /// False when the board's next row cannot be started.
+    /// there on a board holding them (a work unit's prefix): each computed
+    /// with the tiles on the board at its depth, as the search that placed
+    /// them would have (the prefix may reach into the next row, whose
+    /// pieces the chain of an earlier depth may use). False when a depth's
+    /// next row cannot be started.
     pub(super) fn replay<const W: usize>(
         &self,
         t: &Tables<'_>,
-        used: &[u64; W],
         placed: &[u16; MAX_TILES],
         start: usize,
         sets: &mut [u64],
     ) -> bool {
-        (0..start).all(|d| self.reach(t, used, placed[t.steps[d].cell] as usize, d, sets) != 0)
+        let mut used: [u64; W] = words(&t.start_used, 0);
+        (0..start).all(|d| {
+            let o = placed[t.steps[d].cell] as usize;
+            toggle::<W, true>(&mut used, t, o / 64 % W, o);
+            self.reach(t, &used, o, d, sets) != 0
+        })
     }
 }
 
@@ -527,5 +533,70 @@ mod tests {
             }
         }
         assert!(saved > 0, "the lookahead pruned nothing");
+    }
+
+    /// Every board of one search from the root, or of searches from each
+    /// work unit `depth` placements deep (with the lookahead and the
+    /// frame check), as placed arrays.
+    fn boards_found<const W: usize>(t: &Tables<'_>, units: Option<usize>) -> Vec<Vec<u16>> {
+        use super::super::parallel::prefixes;
+        use super::super::search::{State, search};
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let check = || false;
+        let mut st = State::<W>::new(t, &stop, &check);
+        let mut out = Vec::new();
+        let starts = match units {
+            Some(want) => prefixes::<W>(t, want, &stop, &check).0,
+            None => vec![Vec::new()],
+        };
+        for prefix in starts {
+            st.set_prefix(t, &prefix);
+            search(t, &mut st, prefix.len(), t.cells, &mut |placed| {
+                out.push(placed[..t.cells].to_vec());
+                true
+            });
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_search_from_a_unit_past_a_row_finds_the_same_boards() {
+        // Units of a split that reach into the next row: the chains of the
+        // prefix's earlier depths must be computed as they were placed
+        // (the next row's pieces were free then).
+        let none = Symmetry::none();
+        let mut deep = 0;
+        for p in boards() {
+            for order in [Order::Row, Order::RowUp] {
+                let setup = Setup {
+                    lookahead: true,
+                    ..Setup::turns(false)
+                };
+                let t = Tables::new(&p, order, &none, setup);
+                if t.look.is_none() {
+                    continue;
+                }
+                by_words!(t.words, W => {
+                    let one = boards_found::<W>(&t, None);
+                    for want in [50, 2_000] {
+                        let split = boards_found::<W>(&t, Some(want));
+                        assert_eq!(split, one, "{}, {order}, {want} units", p.name());
+                    }
+                    deep += usize::from(
+                        super::super::parallel::prefixes::<W>(
+                            &t,
+                            2_000,
+                            &std::sync::atomic::AtomicBool::new(false),
+                            &|| false,
+                        )
+                        .0
+                        .first()
+                        .is_some_and(|u| u.len() > t.puzzle.cols()),
+                    );
+                });
+            }
+        }
+        assert!(deep > 0, "no unit reached into the next row");
     }
 }

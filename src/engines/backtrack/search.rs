@@ -149,7 +149,12 @@ pub(super) fn tile_bits(o: usize) -> u64 {
 /// without kinds does not test it) so do the next copy's: freed on placing,
 /// blocked again on taking back.
 #[inline(always)]
-fn toggle<const W: usize, const K: bool>(used: &mut [u64; W], t: &Tables<'_>, w: usize, o: usize) {
+pub(super) fn toggle<const W: usize, const K: bool>(
+    used: &mut [u64; W],
+    t: &Tables<'_>,
+    w: usize,
+    o: usize,
+) {
     used[w] ^= tile_bits(o);
     if K && t.kinds {
         let q = t.next_copy[o / 4];
@@ -222,8 +227,15 @@ pub(super) fn search<const W: usize>(
     // The lookahead's sets of the depths on the board (a work unit's
     // prefix); a prefix whose next row cannot be started has no boards.
     if let Some(look) = &t.look
-        && (!look.replay(t, &st.used, &st.placed, start, &mut st.sets)
+        && (!look.replay::<W>(t, &st.placed, start, &mut st.sets)
             || !look.finish(t, &st.used, &st.placed, start, &mut st.rest))
+    {
+        return true;
+    }
+    // And the frame check of the prefix's placements (each a relaxation of
+    // the board as it is now).
+    if let Some(ring) = &t.ring
+        && !(0..start).all(|d| ring.passes(&st.placed, d, &mut st.memo))
     {
         return true;
     }
