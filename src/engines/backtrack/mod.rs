@@ -74,6 +74,7 @@ mod probe;
 mod restarts;
 mod ring;
 mod search;
+mod split;
 mod tables;
 mod tree;
 

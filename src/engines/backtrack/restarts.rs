@@ -7,9 +7,10 @@
 //! attempt that searches its whole tree has found every solution, so a run
 //! with restarts still ends complete where there are fewer solutions than
 //! the limit. With one thread, its attempts start with the puzzle as it
-//! is; with more, the first thread searches the puzzle as it is without a
-//! budget, the second makes the one-thread run's other attempts, and every
-//! other runs its own sequence of attempts (a portfolio).
+//! is; with more, the first two threads share the search of the puzzle as
+//! it is, without a budget (split.rs), the third makes the one-thread
+//! run's other attempts, and every other runs its own sequence of attempts
+//! (a portfolio).
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,6 +23,7 @@ use crate::solve::{SolutionCallback, Stands};
 use crate::symmetry::{Symmetry, canonical, picture_canonical};
 
 use super::search::{CHECK_EVERY, State, search};
+use super::split::{self, Split};
 use super::tables::{MAX_WORDS, Setup, Tables};
 use super::{MAX_TILES, Order};
 
@@ -133,7 +135,7 @@ pub(super) struct Done {
 }
 
 /// A worker's message: a board (original tiles) and what it stands for.
-type Msg = (Vec<Placement>, Stands);
+pub(super) type Msg = (Vec<Placement>, Stands);
 
 /// What the coordinator has passed on.
 #[derive(Default)]
@@ -155,6 +157,24 @@ impl Plan<'_> {
         let complete = AtomicBool::new(false);
         let mut per_depth = vec![0u64; self.puzzle.len()];
         let mut passed = Passed::default();
+        // With two threads or more, the first two split the plain tree
+        // (split.rs), counted as one attempt.
+        let (plain, back) = relabel(self.puzzle, None);
+        let none = Symmetry::none();
+        let tables = (threads > 1).then(|| Tables::new(&plain, self.order, &none, self.setup));
+        let split = tables.as_ref().map(|t| {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            by_words!(t.words, W => Split::new::<W>(t, &back, self.stop, self.check))
+        });
+        if let Some(split) = &split {
+            for (a, b) in per_depth.iter_mut().zip(&split.per_depth) {
+                *a += b;
+            }
+            if split.is_empty() && !self.stop.load(Ordering::Relaxed) {
+                complete.store(true, Ordering::Relaxed);
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
         let shape = Shape {
             workers: threads,
             bound: Some(2 * threads),
@@ -163,7 +183,7 @@ impl Plan<'_> {
         let nodes = pool::run(
             shape,
             Given::All(std::iter::empty::<()>()),
-            |k, _, tx| self.worker(k, tx, &attempts, &complete),
+            |k, _, tx| self.worker(k, split.as_ref(), tx, &attempts, &complete),
             |event, _| {
                 if let Event::Message(msg) = event {
                     self.collect(msg, &mut passed, callback);
@@ -209,41 +229,44 @@ impl Plan<'_> {
         }
     }
 
-    /// Worker `k`: attempts until the search stops; its nodes per depth.
+    /// Worker `k`: its share of the split plain tree, or attempts until
+    /// the search stops; its nodes per depth.
     fn worker(
         &self,
         k: usize,
+        split: Option<&Split<'_, '_>>,
         tx: &Outbox<Msg>,
         attempts: &AtomicU64,
         complete: &AtomicBool,
     ) -> Vec<u64> {
-        // With more threads than one, the first searches the puzzle as
-        // given to its end, and the second makes the one-thread run's
-        // relabellings (the same draws on the same budgets, from its
-        // second attempt on): two threads never need more attempts than
-        // one. The others draw their own.
-        let several = self.threads > 1;
-        let stream = if several && k > 0 { k - 1 } else { k };
+        let mut nodes = vec![0u64; self.puzzle.len()];
+        if let Some(split) = split.filter(|_| k < split::WORKERS) {
+            let t = split.tables();
+            if by_words!(t.words, W => split.work::<W>(tx, self.stop, self.check, &mut nodes)) {
+                complete.store(true, Ordering::Relaxed);
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            return nodes;
+        }
+        // With more threads than the split's, the first after it makes the
+        // one-thread run's relabellings (the same draws on the same
+        // budgets, from its second attempt on): more threads never need
+        // more attempts than one. The others draw their own.
+        let several = split.is_some();
+        let stream = if several { k - split::WORKERS } else { k };
         let mut rng =
             Rng::new(self.restarts.seed ^ (stream as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut nodes = vec![0u64; self.puzzle.len()];
         let none = Symmetry::none();
-        let from = if several && k == 1 { 2 } else { 1 };
+        let from = if several && stream == 0 { 2 } else { 1 };
         for i in from.. {
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
             attempts.fetch_add(1, Ordering::Relaxed);
-            let first = k == 0 && i == 1;
+            let first = !several && i == 1;
             let (puzzle, back) = relabel(self.puzzle, (!first).then_some(&mut rng));
             let t = Tables::new(&puzzle, self.order, &none, self.setup);
-            // Boards that one search solves at once lose nothing to the
-            // restarts of the others.
-            let budget = if k == 0 && several {
-                u64::MAX
-            } else {
-                luby(i).saturating_mul(self.restarts.checks())
-            };
+            let budget = luby(i).saturating_mul(self.restarts.checks());
             let attempt = Attempt {
                 t: &t,
                 back: &back,
@@ -307,21 +330,7 @@ impl Attempt<'_, '_> {
         let halt = AtomicBool::new(false);
         let mut st = State::<W>::new(t, &halt, &check);
         let mut buf = Vec::new();
-        let mut out = |cells: &[Placement]| {
-            let board = cells
-                .iter()
-                .map(|p| {
-                    let (tile, turn) = self.back[p.tile as usize];
-                    Placement {
-                        tile,
-                        rotation: (p.rotation + turn) % 4,
-                    }
-                })
-                .collect();
-            if !self.tx.send((board, t.stands)) {
-                self.stop.store(true, Ordering::Relaxed);
-            }
-        };
+        let mut out = |cells: &[Placement]| send_back(self.back, t, self.tx, self.stop, cells);
         let finished = search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
             t.emit(placed, &mut buf, &mut out);
             !self.stop.load(Ordering::Relaxed)
@@ -336,6 +345,31 @@ impl Attempt<'_, '_> {
         } else {
             Ended::Stopped
         }
+    }
+}
+
+/// Send a board of a relabelled puzzle (`back` per tile number: the
+/// original tile and the turn to add), in the original tiles, stopping the
+/// search when nobody listens any more.
+pub(super) fn send_back(
+    back: &[(i64, u8)],
+    t: &Tables<'_>,
+    tx: &Outbox<Msg>,
+    stop: &AtomicBool,
+    cells: &[Placement],
+) {
+    let board = cells
+        .iter()
+        .map(|p| {
+            let (tile, turn) = back[p.tile as usize];
+            Placement {
+                tile,
+                rotation: (p.rotation + turn) % 4,
+            }
+        })
+        .collect();
+    if !tx.send((board, t.stands)) {
+        stop.store(true, Ordering::Relaxed);
     }
 }
 
