@@ -439,7 +439,9 @@ mod tests {
     fn restarts_past_every_solution_end_complete_with_each_class_once() {
         // Trees of 4-8 units: one solution, and two classes of one
         // picture (a tile that shows the same edges after a half turn).
-        for (n, motifs, seed, threads) in [(5, 8, 1, 1), (5, 7, 1, 1), (5, 7, 1, 2)] {
+        // Two threads share the plain tree (split.rs); a third restarts
+        // beside them.
+        for (n, motifs, seed, threads) in [(5, 8, 1, 1), (5, 7, 1, 1), (5, 7, 1, 2), (5, 7, 1, 3)] {
             let p = planted(n, motifs, seed, true);
             let plain = Backtrack {
                 restarts: None,
@@ -462,10 +464,14 @@ mod tests {
                 assert_eq!(r.counts, all.counts, "{n}x{n}, {threads} threads");
                 assert_eq!(r.raw, all.raw);
                 // One thread: attempts with budgets of 1, 1, 2, 1, 1, 2,
-                // 4, ... units before one covers the tree. (With two, the
-                // first thread's one search may end first.)
+                // 4, ... units before one covers the tree. (With three, the
+                // shared search may end first.)
                 if threads == 1 {
                     assert!(r.stats.attempts.unwrap() >= 3, "{:?}", r.stats.attempts);
+                }
+                // Two threads: the one shared search, no restart.
+                if threads == 2 {
+                    assert_eq!(r.stats.attempts, Some(1));
                 }
             }
         }
