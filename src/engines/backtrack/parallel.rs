@@ -8,7 +8,7 @@ use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
-use super::search::{State, search, should_stop};
+use super::search::{State, search, search_below, should_stop};
 use super::tables::Tables;
 
 /// One enumeration: the tables, the workers, and how to stop.
@@ -58,7 +58,6 @@ impl Run<'_, '_> {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            st.set_prefix(t, prefix);
             let mut out = |cells: &[Placement]| {
                 batch.extend_from_slice(cells);
                 if batch.len() >= full {
@@ -69,16 +68,7 @@ impl Run<'_, '_> {
                     }
                 }
             };
-            search(
-                t,
-                &mut st,
-                prefix.len(),
-                t.cells,
-                &mut |placed: &[u16; MAX_TILES]| {
-                    t.emit(placed, &mut buf, &mut out);
-                    !stop.load(Ordering::Relaxed)
-                },
-            );
+            search_below(t, &mut st, prefix, &mut buf, &mut out, stop);
             if !batch.is_empty() {
                 let boards = std::mem::take(&mut batch);
                 if !outbox.send(Msg::Boards(k, boards)) {
@@ -144,10 +134,7 @@ impl Run<'_, '_> {
                     should_stop(stop, check);
                 }
             };
-            search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
-                t.emit(placed, &mut buf, &mut out);
-                !stop.load(Ordering::Relaxed)
-            });
+            search_below(t, &mut st, &[], &mut buf, &mut out, stop);
             return (st.nodes, None);
         }
         // Split the tree a few levels deep and let the workers pull subtrees

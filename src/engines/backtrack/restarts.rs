@@ -22,10 +22,10 @@ use crate::solve::pool::{self, Event, Flow, Given, Outbox, Shape};
 use crate::solve::{SolutionCallback, Stands};
 use crate::symmetry::{Symmetry, canonical, picture_canonical};
 
-use super::search::{CHECK_EVERY, State, search};
+use super::Order;
+use super::search::{CHECK_EVERY, State, search_below};
 use super::split::{self, Split};
 use super::tables::{MAX_WORDS, Setup, Tables};
-use super::{MAX_TILES, Order};
 
 /// How first-solution searches restart: the Luby sequence times `unit`
 /// nodes per attempt, tile orders drawn from `seed`.
@@ -159,12 +159,14 @@ impl Plan<'_> {
         let mut passed = Passed::default();
         // With two threads or more, the first two split the plain tree
         // (split.rs), counted as one attempt.
-        let (plain, back) = relabel(self.puzzle, None);
+        let plain = (threads > 1).then(|| relabel(self.puzzle, None));
         let none = Symmetry::none();
-        let tables = (threads > 1).then(|| Tables::new(&plain, self.order, &none, self.setup));
-        let split = tables.as_ref().map(|t| {
+        let tables = plain
+            .as_ref()
+            .map(|(p, back)| (Tables::new(p, self.order, &none, self.setup), back));
+        let split = tables.as_ref().map(|(t, back)| {
             attempts.fetch_add(1, Ordering::Relaxed);
-            by_words!(t.words, W => Split::new::<W>(t, &back, self.stop, self.check))
+            by_words!(t.words, W => Split::new::<W>(t, back, self.stop, self.check))
         });
         if let Some(split) = &split {
             for (a, b) in per_depth.iter_mut().zip(&split.per_depth) {
@@ -331,10 +333,7 @@ impl Attempt<'_, '_> {
         let mut st = State::<W>::new(t, &halt, &check);
         let mut buf = Vec::new();
         let mut out = |cells: &[Placement]| send_back(self.back, t, self.tx, self.stop, cells);
-        let finished = search(t, &mut st, 0, t.cells, &mut |placed: &[u16; MAX_TILES]| {
-            t.emit(placed, &mut buf, &mut out);
-            !self.stop.load(Ordering::Relaxed)
-        });
+        let finished = search_below(t, &mut st, &[], &mut buf, &mut out, self.stop);
         for (a, b) in nodes.iter_mut().zip(&st.nodes) {
             *a += b;
         }

@@ -16,6 +16,7 @@ use super::lookahead::RowEnds;
 use super::masks;
 use super::ring::Memo;
 use super::tables::{NO_COPY, Tables};
+use crate::board::Placement;
 
 /// How many nodes (descents in the list search) pass between two looks at
 /// the clock and the stop flag.
@@ -263,6 +264,30 @@ pub(super) fn search<const W: usize>(
     }
     let cand = candidates(t, st, start);
     cand == [0; W] || descend(t, st, start, limit, cand, emit)
+}
+
+/// Search the subtree below `prefix` (put on the board first), each full
+/// board handed to `out` as placements (through `buf`), until `stop` is
+/// set. False when the search was stopped.
+pub(super) fn search_below<const W: usize>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    prefix: &[u16],
+    buf: &mut Vec<Placement>,
+    out: &mut dyn FnMut(&[Placement]),
+    stop: &AtomicBool,
+) -> bool {
+    st.set_prefix(t, prefix);
+    search(
+        t,
+        st,
+        prefix.len(),
+        t.cells,
+        &mut |placed: &[u16; MAX_TILES]| {
+            t.emit(placed, buf, out);
+            !stop.load(Ordering::Relaxed)
+        },
+    )
 }
 
 /// The spiral and constrained search on boards of more than 16 tiles

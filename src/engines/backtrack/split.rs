@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::solve::pool::Outbox;
 
-use super::MAX_TILES;
+use crate::board::Placement;
+
 use super::parallel::prefixes;
 use super::restarts::{Msg, send_back};
-use super::search::{State, search};
+use super::search::{State, search_below};
 use super::tables::Tables;
 
 /// Subtrees per worker of the split.
@@ -86,19 +87,8 @@ impl<'a, 'p> Split<'a, 'p> {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            st.set_prefix(t, prefix);
-            let mut out =
-                |cells: &[crate::board::Placement]| send_back(self.back, t, tx, stop, cells);
-            let ended = search(
-                t,
-                &mut st,
-                prefix.len(),
-                t.cells,
-                &mut |placed: &[u16; MAX_TILES]| {
-                    t.emit(placed, &mut buf, &mut out);
-                    !stop.load(Ordering::Relaxed)
-                },
-            );
+            let mut out = |cells: &[Placement]| send_back(self.back, t, tx, stop, cells);
+            let ended = search_below(t, &mut st, prefix, &mut buf, &mut out, stop);
             if !ended || stop.load(Ordering::Relaxed) {
                 break;
             }
