@@ -122,6 +122,18 @@ pub(super) fn should_stop(stop: &AtomicBool, check: &(dyn Fn() -> bool + Sync)) 
     stop.load(Ordering::Relaxed)
 }
 
+/// Whether `a` has a bit set: an OR of its words (an array comparison
+/// with zero is a call to memcmp past 32 bytes, 7-11% of a search's time
+/// on 9x9 boards).
+#[inline(always)]
+fn any<const W: usize>(a: &[u64; W]) -> bool {
+    let mut or = 0;
+    for w in 0..W {
+        or |= a[w];
+    }
+    or != 0
+}
+
 /// `a &= b`, word by word.
 #[inline(always)]
 fn and<const W: usize>(a: &mut [u64; W], b: [u64; W]) {
@@ -263,7 +275,7 @@ pub(super) fn search<const W: usize>(
         };
     }
     let cand = candidates(t, st, start);
-    cand == [0; W] || descend(t, st, start, limit, cand, emit)
+    !any(&cand) || descend(t, st, start, limit, cand, emit)
 }
 
 /// Search the subtree below `prefix` (put on the board first), each full
@@ -314,7 +326,7 @@ fn search_wide<const W: usize, const K: bool, const LOOK: bool>(
     // The lookahead of the placement above, checked only where it has
     // candidates here (most placements deep in the tree have none).
     if LOOK
-        && cand != [0; W]
+        && any(&cand)
         && let Some(look) = t.look.as_ref()
     {
         if depth > 0 && look.checks(depth - 1) {
@@ -433,7 +445,7 @@ fn descend<const W: usize>(
             bits &= bits - 1;
             made += 1;
             let next = next_of(w * 64 + b);
-            alive[w] |= u64::from(next != [0; W]) << b;
+            alive[w] |= u64::from(any(&next)) << b;
         }
     }
     st.nodes[depth] += made;
