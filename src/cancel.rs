@@ -24,6 +24,48 @@ impl StopToken {
     }
 }
 
+/// What a stop request (a SIGINT) means: the first asks the run to stop
+/// with what it found; one within [`Interrupts::BURST`] of it is the same
+/// request (GNU `timeout` and a terminal signal the process and its group
+/// at once, so one press can arrive twice); a later one quits at once.
+#[derive(Debug, Default)]
+pub struct Interrupts {
+    first: std::sync::Mutex<Option<Instant>>,
+}
+
+/// What to do with one stop request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// The first: stop the run and report what was found.
+    Stop,
+    /// Part of the first one's burst: nothing more to do.
+    Same,
+    /// A second request, later: quit now.
+    Quit,
+}
+
+impl Interrupts {
+    /// Requests this close to the first are one request.
+    pub const BURST: Duration = Duration::from_millis(100);
+
+    pub fn new() -> Interrupts {
+        Interrupts::default()
+    }
+
+    /// A request arriving at `now`.
+    pub fn request(&self, now: Instant) -> Request {
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        match *first {
+            None => {
+                *first = Some(now);
+                Request::Stop
+            }
+            Some(t) if now.saturating_duration_since(t) < Self::BURST => Request::Same,
+            Some(_) => Request::Quit,
+        }
+    }
+}
+
 /// Why a [`Cancel`] says stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stopped {
@@ -111,6 +153,17 @@ mod tests {
         let b = a.until(None);
         a.token().stop();
         assert!(b.is_stopped());
+    }
+
+    #[test]
+    fn a_burst_of_requests_is_one_and_a_later_one_quits() {
+        let i = Interrupts::new();
+        let t = Instant::now();
+        assert_eq!(i.request(t), Request::Stop);
+        assert_eq!(i.request(t), Request::Same);
+        assert_eq!(i.request(t + Duration::from_millis(99)), Request::Same);
+        assert_eq!(i.request(t + Interrupts::BURST), Request::Quit);
+        assert_eq!(i.request(t + Duration::from_secs(5)), Request::Quit);
     }
 
     #[test]

@@ -4,15 +4,53 @@
 use std::io::Write;
 use std::path::Path;
 
+/// The folder a file at `path` goes into.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether a file can be written at `path`, checked before the work that
+/// ends with writing it: its folder exists and takes a new file (one is
+/// made there and removed). Errors name no temporary file.
+pub(crate) fn can_write_in(path: &Path) -> std::io::Result<()> {
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no folder {}", dir.display()),
+        ));
+    }
+    tempfile::Builder::new()
+        .prefix(".scramble-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(plain)
+}
+
+/// The same error without the temporary file's name that `tempfile` adds.
+fn plain(e: std::io::Error) -> std::io::Error {
+    match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None => std::io::Error::new(e.kind(), e.kind().to_string()),
+    }
+}
+
 /// Write a file whole or not at all: into a temporary file beside it (mode
 /// 0666 less the umask, like any new file), flushed to the disk, then
 /// renamed over it; on any error the temporary file is removed, and the
 /// old file, if any, is left as it was.
 pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no folder {}", dir.display()),
+        ));
+    }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".scramble-").suffix(".tmp");
     #[cfg(unix)]
@@ -20,10 +58,10 @@ pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let mut tmp = builder.tempfile_in(dir).map_err(plain)?;
+    tmp.write_all(bytes).map_err(plain)?;
+    tmp.as_file().sync_all().map_err(plain)?;
+    tmp.persist(path).map_err(|e| plain(e.error))?;
     Ok(())
 }
 
@@ -45,7 +83,24 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("out.json")]);
         // A folder that does not exist: an error, nothing written.
         let missing = dir.path().join("no").join("out.json");
-        assert!(write_whole(&missing, b"x").is_err());
+        let e = write_whole(&missing, b"x").unwrap_err();
         assert!(!missing.exists());
+        assert!(e.to_string().contains("no folder"), "{e}");
+        assert!(can_write_in(&missing).is_err());
+        assert!(can_write_in(&path).is_ok());
+        // A folder that takes no new file: the error names no temporary file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let locked = dir.path().join("locked");
+            std::fs::create_dir(&locked).unwrap();
+            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o500)).unwrap();
+            let inside = locked.join("out.json");
+            // Root writes anyway; only an unprivileged user sees the error.
+            if let Err(e) = write_whole(&inside, b"x") {
+                assert!(!e.to_string().contains(".scramble-"), "{e}");
+                assert!(can_write_in(&inside).is_err());
+            }
+        }
     }
 }

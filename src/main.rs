@@ -4,8 +4,10 @@
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Parser;
+use scramble::cancel::{Interrupts, Request};
 use scramble::commands::{self, Cli};
 use scramble::solve::StopToken;
 
@@ -13,13 +15,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let stop = StopToken::new();
     let handler_token = stop.clone();
-    // First Ctrl-C: stop the search and report what was found. Second: quit.
-    let _ = ctrlc::set_handler(move || {
-        if handler_token.is_stopped() {
-            std::process::exit(commands::exit::INTERRUPTED.into());
+    let interrupts = Interrupts::new();
+    // First Ctrl-C (or a burst of signals at once): stop the search and
+    // report what was found. A second one later: quit.
+    let _ = ctrlc::set_handler(move || match interrupts.request(Instant::now()) {
+        Request::Stop => {
+            eprintln!("\ninterrupted: stopping the search (Ctrl-C again to quit at once)");
+            handler_token.stop();
         }
-        eprintln!("\ninterrupted: stopping the search (Ctrl-C again to quit at once)");
-        handler_token.stop();
+        Request::Same => {}
+        Request::Quit => std::process::exit(commands::exit::INTERRUPTED.into()),
     });
     match commands::run(cli, stop) {
         Ok(code) => ExitCode::from(code),

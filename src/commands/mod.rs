@@ -267,12 +267,50 @@ fn load_plain(path: &Path) -> Result<Puzzle, CliError> {
     Ok(puzzle)
 }
 
-/// Load every puzzle first, so bad input fails before any solving.
+/// Load every puzzle first, so bad input fails before any solving. A
+/// folder that is not itself a puzzle folder stands for the puzzles in it
+/// ([`puzzles_in`]).
 fn load_all(paths: &[PathBuf], hints: &HintArgs) -> Result<Vec<(String, Puzzle)>, CliError> {
-    paths
+    let mut files = Vec::new();
+    for p in paths {
+        files.extend(puzzles_in(p)?);
+    }
+    files
         .iter()
         .map(|p| load_puzzle(p, hints).map(|z| (p.display().to_string(), z)))
         .collect()
+}
+
+/// The puzzles a path names for the commands that take many: the path
+/// itself, unless it is a folder that is not a puzzle folder; then, sorted
+/// by name, its YAML and piece files (`.yaml`, `.yml`, `.txt`) and the
+/// puzzle folders in it. A folder holding none of them is an error.
+pub(crate) fn puzzles_in(path: &Path) -> Result<Vec<PathBuf>, CliError> {
+    if !path.is_dir() || crate::puzzle::resolve(path).is_ok() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries = std::fs::read_dir(path).map_err(|source| PuzzleError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            if p.is_dir() {
+                return crate::puzzle::resolve(p).is_ok();
+            }
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            ["yaml", "yml", "txt"].contains(&ext.to_ascii_lowercase().as_str())
+        })
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: holds no puzzle: neither input/tile_dict.yaml (a puzzle folder) nor .yaml, .yml or .txt files",
+            path.display()
+        )));
+    }
+    Ok(found)
 }
 
 thread_local! {
@@ -392,5 +430,5 @@ pub(crate) fn writable(path: &Path) -> Result<(), CliError> {
     if path.file_name().is_none() {
         return Err(err("not a file name".into()));
     }
-    Ok(())
+    crate::files::can_write_in(path).map_err(|e| err(format!("cannot write: {e}")))
 }

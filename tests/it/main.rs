@@ -21,6 +21,7 @@ mod input_errors;
 mod models_cpsat;
 mod pictures;
 mod probe_cli;
+mod promises;
 mod props_cpsat;
 mod race;
 mod render_cli;

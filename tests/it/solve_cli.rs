@@ -325,6 +325,30 @@ fn ctrl_c_stops_with_what_was_found() {
 }
 
 #[test]
+fn a_burst_of_interrupts_is_one_stop_with_what_was_found() {
+    // Far too many solutions to count before the interrupts; the
+    // backtracker, so nothing but the binary is needed.
+    let p = common::corpus().join("the-ant-trails-puzzle.yaml");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("scramble"))
+        .args(["solve", p.to_str().unwrap(), "--solver", "backtrack"])
+        .args(["--count", "--format", "json", "--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::interrupt_burst(&child, 3);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stopped_by"], "interrupted");
+}
+
+#[test]
 fn missing_runtime_says_how_to_fix_it() {
     cmd()
         .env("SCRAMBLE_CPSAT_LIB", "/nonexistent/libortools.so.9")
@@ -455,7 +479,17 @@ fn a_presolve_that_ignores_the_stop_does_not_hold_the_run() {
     }
     let dir = tempfile::tempdir().unwrap();
     let p = presolve_bound(dir.path());
-    let args = ["solve", p.to_str().unwrap(), "--model", "edge-boolean"];
+    // One cause at a time: the memory ceiling far out of reach (the
+    // default one, derived from the machine, could be met near the time
+    // limit by this model's presolve).
+    let args = [
+        "solve",
+        p.to_str().unwrap(),
+        "--model",
+        "edge-boolean",
+        "--memory-limit",
+        "1000000",
+    ];
     // The time limit, and the time limit with --limit (one solve per class).
     // With --limit the solve must have started before the limit to be
     // given up on: the build and encoding take about 1 s on a loaded

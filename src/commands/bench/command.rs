@@ -98,13 +98,24 @@ impl BenchFiles {
     }
 }
 
-/// Write a finished bench's files and return its text (the same for one
-/// run and for a merge of shards).
+/// Print a finished bench's text, then write its files (the same for one
+/// run and for a merge of shards): a file that cannot be written is an
+/// error, but the report is on standard output first.
 pub(crate) fn finish(
     files: &BenchFiles,
     labels: &[&str],
     result: &crate::commands::bench::Bench,
-) -> Result<String, CliError> {
+) -> Result<(), CliError> {
+    print(&text(labels, result))?;
+    write_files(files, labels, result)
+}
+
+/// Write a finished bench's files.
+fn write_files(
+    files: &BenchFiles,
+    labels: &[&str],
+    result: &crate::commands::bench::Bench,
+) -> Result<(), CliError> {
     use crate::commands::bench;
     if let Some(path) = &files.csv {
         write_file(
@@ -127,6 +138,12 @@ pub(crate) fn finish(
         );
         write_file(path, svg.as_bytes())?;
     }
+    Ok(())
+}
+
+/// The text of a finished bench.
+fn text(labels: &[&str], result: &crate::commands::bench::Bench) -> String {
+    use crate::commands::bench;
     let summary = bench::summary(&result.runs);
     let plural = |k: usize| if k == 1 { "" } else { "s" };
     let (p, r) = (labels.len(), result.runs.len());
@@ -159,7 +176,7 @@ pub(crate) fn finish(
             text.push('\n');
         }
     }
-    Ok(text)
+    text
 }
 
 /// The exit code of a finished bench.
@@ -412,7 +429,6 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         });
     }
     let labels: Vec<&str> = puzzles.iter().map(|(l, _)| l.as_str()).collect();
-    let text = finish(&args.files, &labels, &result)?;
-    print(&text)?;
+    finish(&args.files, &labels, &result)?;
     Ok(exit_code(&result))
 }

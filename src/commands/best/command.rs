@@ -117,7 +117,7 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         output_kind(svg, &["svg"])?;
     }
-    for path in args.svg.iter().chain(&args.et2) {
+    for path in args.svg.iter().chain(&args.et2).chain(&args.checkpoint) {
         writable(path)?;
     }
     let start = match &args.checkpoint {
@@ -163,12 +163,10 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
         best::BestError::Runtime(r) => CliError::Runtime(r),
         other => CliError::Solve(SolveError::Runtime(Box::new(other))),
     })?;
-    if let Some(e) = write_error {
-        return Err(CliError::Output {
-            path: e.path,
-            message: e.message,
-        });
-    }
+    // The report first: a file that cannot be written is an error, but
+    // the best board is on standard output.
+    let text = summary(args, &puzzle, &result);
+    print(&text)?;
     if let Some(b) = &result.best {
         if let Some(path) = &args.svg {
             write_file(path, svg::scored(&puzzle, &b.board, &b.broken).as_bytes())?;
@@ -177,8 +175,12 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
             write_file(path, crate::board::et2(&b.board).as_bytes())?;
         }
     }
-    let text = summary(args, &puzzle, &result);
-    print(&text)?;
+    if let Some(e) = write_error {
+        return Err(CliError::Output {
+            path: e.path,
+            message: e.message,
+        });
+    }
     // As every command's: a run that a limit or Ctrl-C ended is incomplete
     // (its best board is printed and written all the same).
     Ok(match result.ended {

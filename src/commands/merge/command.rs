@@ -73,9 +73,9 @@ pub(crate) fn run(args: &MergeArgs) -> Result<u8, CliError> {
 /// Bench shards: the text, files and exit code of one unsharded bench.
 fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
     let labels: Vec<&str> = m.puzzles.iter().map(String::as_str).collect();
-    let text = crate::commands::bench::command::finish(&args.outputs, &labels, &m.bench)?;
-    print(&text)?;
+    let written = crate::commands::bench::command::finish(&args.outputs, &labels, &m.bench);
     warn(&m.missing, &m.stopped);
+    written?;
     Ok(crate::commands::bench::command::exit_code(&m.bench))
 }
 

@@ -52,6 +52,32 @@ fn io(path: &Path, what: &str, e: std::io::Error) -> FolderError {
 /// at once.
 pub(crate) fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
     if !dir.exists() {
+        // It will be made: its nearest existing folder must take a new
+        // folder (checked by making one there).
+        let mut up = dir.parent();
+        while let Some(p) = up {
+            let p = if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            };
+            if p.exists() {
+                if !p.is_dir() {
+                    return Err(FolderError::NotAFolder(p.to_path_buf()));
+                }
+                return tempfile::Builder::new()
+                    .prefix(".scramble-out-")
+                    .tempdir_in(p)
+                    .map(drop)
+                    .map_err(|e| {
+                        let e = e
+                            .raw_os_error()
+                            .map_or(e, std::io::Error::from_raw_os_error);
+                        io(p, "create a folder in", e)
+                    });
+            }
+            up = p.parent();
+        }
         return Ok(());
     }
     if !dir.is_dir() {
@@ -68,14 +94,16 @@ pub(crate) fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
 /// Every file of the folder for a result. The solutions shown are the
 /// canonical ones, or every raw one with `--all`; pictures and texts for
 /// the first `max` of them (solutions.json holds them all). `keep_going`
-/// is asked before each picture: once it says no, drawing stops and there
-/// are no files (`None`), so no folder is written that looks complete.
+/// is asked before each picture: once it says no, drawing stops, and the
+/// files are those pictures drawn so far with every text, solutions.json
+/// and index.html (which says how many are drawn); the second value says
+/// whether drawing stopped early.
 pub(crate) fn files(
     r: &Report<'_>,
     images: Option<&TileImages>,
     max: usize,
     keep_going: &dyn Fn() -> bool,
-) -> Result<Option<Vec<File>>, PngError> {
+) -> Result<(Vec<File>, bool), PngError> {
     let p = r.puzzle;
     let mut out = Vec::new();
     let mut picture = |stem: &str, svg: String| -> Result<(), PngError> {
@@ -93,11 +121,13 @@ pub(crate) fn files(
     picture("unsolved", svg::unsolved_picture(p, images))?;
     let list = r.shown();
     let list = &list[..list.len().min(max)];
+    let mut drawn = 0;
     for (k, s) in list.iter().enumerate() {
         if !keep_going() {
-            return Ok(None);
+            break;
         }
         picture(&(k + 1).to_string(), svg::solution_picture(p, s, images))?;
+        drawn += 1;
     }
     for (k, s) in list.iter().enumerate() {
         out.push(File {
@@ -111,9 +141,9 @@ pub(crate) fn files(
     });
     out.push(File {
         name: "index.html".into(),
-        bytes: html::index(r, list.len()).into_bytes(),
+        bytes: html::index(r, drawn).into_bytes(),
     });
-    Ok(Some(out))
+    Ok((out, drawn < list.len()))
 }
 
 /// A plain file name (no folder part), as scramble writes.

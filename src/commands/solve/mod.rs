@@ -295,29 +295,23 @@ fn draw(
     let deadline = options.deadline(started);
     let keep_going =
         || !stop.is_stopped() && deadline.is_none_or(|d| std::time::Instant::now() < d);
-    Ok(
-        match folder::files(report, images, args.max_pictures, &keep_going)
-            .map_err(FolderError::from)?
-        {
-            Some(files) => {
-                folder::write(dir, &files, args.force)?;
-                eprintln!(
-                    "wrote {} files to {} (open {})",
-                    files.len(),
-                    dir.display(),
-                    dir.join("index.html").display()
-                );
-                true
-            }
-            None => {
-                eprintln!(
-                    "stopped while drawing the pictures (Ctrl-C or --time-limit): nothing was written to {}",
-                    dir.display()
-                );
-                false
-            }
-        },
-    )
+    let (files, cut) =
+        folder::files(report, images, args.max_pictures, &keep_going).map_err(FolderError::from)?;
+    folder::write(dir, &files, args.force)?;
+    let partial = if cut {
+        " (partial: drawing was stopped by Ctrl-C or --time-limit; every solution found is in solutions.json)"
+    } else if !report.result.outcome.is_complete() {
+        " (partial: the search was stopped; what it found)"
+    } else {
+        ""
+    };
+    eprintln!(
+        "wrote {} files to {}{partial} (open {})",
+        files.len(),
+        dir.display(),
+        dir.join("index.html").display()
+    );
+    Ok(!cut)
 }
 
 /// The exit code of a finished solve.

@@ -393,6 +393,7 @@ pub(crate) fn dimacs(
     cnf: &Cnf,
     encoding: Encoding,
     symmetry: &Symmetry,
+    stands: crate::solve::Stands,
 ) -> String {
     use std::fmt::Write;
     let mut s = String::new();
@@ -408,6 +409,17 @@ pub(crate) fn dimacs(
     if !symmetry.is_none() {
         let _ = writeln!(s, "c symmetry breaking {symmetry} (docs/symmetry.md)");
     }
+    s.push_str(match stands {
+        crate::solve::Stands::Board => "c each model is one labelled solution\n",
+        crate::solve::Stands::Turns => {
+            "c each model is one board turn of a class of solutions (the symmetry breaking \
+             above: no --symmetry asked for); its turns are the others\n"
+        }
+        crate::solve::Stands::PictureClass => {
+            "c identical pieces share one variable per cell and rotation (a kind) and show only \
+             their distinct rotations: each model is one picture (board turns included)\n"
+        }
+    });
     s.push_str("c placement variables: v cell(i,j) tile rotation\n");
     for (c, choices) in cnf.cells.iter().enumerate() {
         for ch in choices {

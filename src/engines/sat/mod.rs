@@ -20,7 +20,7 @@ use crate::solve::{
     Engine, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
     SolverStats, Stands, StopReason, search_pictures,
 };
-use crate::symmetry::{Symmetry, canonical, labellings_per_picture};
+use crate::symmetry::{Symmetry, canonical, labellings_per_picture, turn_representative};
 
 use search::{Effort, Event, Worker};
 
@@ -140,23 +140,46 @@ fn kinds(puzzle: &Puzzle, symmetry: &Symmetry, units: bool) -> bool {
     symmetry.is_none() && !units && search_pictures(labellings_per_picture(puzzle))
 }
 
+/// What the clauses search and what each model stands for: with
+/// identical tiles placed as kinds, one board per picture (a picture
+/// class); with the user's symmetry breaking, its boards (each itself);
+/// with neither, one turn of each class (CP-SAT's own reduction, `center`
+/// or `anchor`), each model standing for its turns, so that raw counts are
+/// every labelled member of the classes found, as with the other engines.
+/// Work units (shards, checkpoints) keep the full tree: their deliveries
+/// pick the canonical turn ([`deliver`]).
+fn reduction(puzzle: &Puzzle, symmetry: &Symmetry, kinds: bool, units: bool) -> (Symmetry, Stands) {
+    if kinds {
+        return (symmetry.clone(), Stands::PictureClass);
+    }
+    if !symmetry.is_none() || units {
+        return (symmetry.clone(), Stands::Board);
+    }
+    match turn_representative(puzzle) {
+        Some(rep) => (rep, Stands::Turns),
+        None => (Symmetry::none(), Stands::Board),
+    }
+}
+
 /// The puzzle's CNF in DIMACS, with a header naming the variables
 /// (`scramble model --format dimacs`): the clauses `--solver sat` solves
 /// with this encoding and symmetry (identical tiles placed as kinds where
-/// it would).
+/// it would, or one turn of each class where no symmetry is asked for).
 pub fn dimacs(
     puzzle: &Puzzle,
     encoding: Encoding,
     symmetry: &Symmetry,
 ) -> Result<String, SolveError> {
+    let kinds = kinds(puzzle, symmetry, false);
+    let (searched, stands) = reduction(puzzle, symmetry, kinds, false);
     let cnf = cnf::build(
         puzzle,
         encoding,
-        symmetry,
-        kinds(puzzle, symmetry, false),
+        &searched,
+        kinds,
         &crate::cancel::Cancel::never(),
     )?;
-    Ok(cnf::dimacs(puzzle, &cnf, encoding, symmetry))
+    Ok(cnf::dimacs(puzzle, &cnf, encoding, &searched, stands))
 }
 
 impl Solver for Sat {
@@ -183,7 +206,9 @@ impl Solver for Sat {
         let start = Instant::now();
         let cancel = options.cancel(start);
         let kinds = kinds(puzzle, &options.symmetry, options.units.is_some());
-        let cnf = match cnf::build(puzzle, self.encoding, &options.symmetry, kinds, &cancel) {
+        let (searched, stands) =
+            reduction(puzzle, &options.symmetry, kinds, options.units.is_some());
+        let cnf = match cnf::build(puzzle, self.encoding, &searched, kinds, &cancel) {
             Err(SolveError::Model(e @ (BuildError::Interrupted | BuildError::TimeLimit))) => {
                 return Ok(SolverRun::stopped_while_building(&e));
             }
@@ -191,11 +216,6 @@ impl Solver for Sat {
         };
         let threads = options.threads.max(1);
         let (units, run) = units(&cnf, options);
-        let stands = if kinds {
-            Stands::PictureClass
-        } else {
-            Stands::Board
-        };
         let halt = StopToken::new();
         let mut stopped = None;
         let mut broken = None;
@@ -227,7 +247,12 @@ impl Solver for Sat {
                 match event {
                     Event::Model { unit, cells } => {
                         let board = Solution::shaped(cells, puzzle.shape());
-                        if let Err(e) = deliver(puzzle, options, callback, stands, unit, board) {
+                        let to = Delivery {
+                            searched: &searched,
+                            units: options.units.is_some(),
+                            stands,
+                        };
+                        if let Err(e) = deliver(puzzle, &to, callback, unit, board) {
                             broken.get_or_insert(e);
                         }
                         if broken.is_some() || callback.enough() {
@@ -282,23 +307,30 @@ impl Solver for Sat {
     }
 }
 
+/// Where a model goes: the symmetry its clauses hold, whether the run is
+/// cut into work units, and what a model stands for.
+struct Delivery<'a> {
+    searched: &'a Symmetry,
+    units: bool,
+    stands: Stands,
+}
+
 /// Hand one model to the callback, after checking it against the
 /// symmetry formulation.
 fn deliver(
     puzzle: &Puzzle,
-    options: &SolveOptions,
+    to: &Delivery,
     callback: &mut dyn SolutionCallback,
-    stands: Stands,
     unit: usize,
     board: Solution,
 ) -> Result<(), SolveError> {
-    if let Some(name) = options.symmetry.rejected_by(puzzle, &board) {
+    if let Some(name) = to.searched.rejected_by(puzzle, &board) {
         return Err(SolveError::Unbroken {
             formulation: name.to_string(),
             solution: board,
         });
     }
-    if options.units.is_some() {
+    if to.units {
         // A class's boards lie in different units (their first cells
         // differ): each unit reports only the canonical ones, standing for
         // their turns, so a class is counted in one unit, as shards and
@@ -307,7 +339,7 @@ fn deliver(
             callback.on_solution_in(unit, board.cells(), Stands::Turns);
         }
     } else {
-        callback.on_solution(board.cells(), stands);
+        callback.on_solution(board.cells(), to.stands);
     }
     Ok(())
 }

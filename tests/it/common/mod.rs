@@ -161,6 +161,20 @@ pub fn interrupt(child: &std::process::Child) {
     assert!(sent.success());
 }
 
+/// Send `n` SIGINTs to a running child in one instant (one `kill` call,
+/// as GNU `timeout` or a terminal signalling the process and its group
+/// does), once it handles SIGINT.
+pub fn interrupt_burst(child: &std::process::Child, n: usize) {
+    wait_for_sigint_handler(child.id());
+    let pid = child.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .arg("-INT")
+        .args(std::iter::repeat_n(&pid, n))
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
 /// A solve report (JSON) as a sharded run must reproduce it: without its
 /// times and CP-SAT's search statistics (which differ between two
 /// unsharded runs too), and without the node counts unless `nodes`.

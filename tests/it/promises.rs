@@ -1,0 +1,173 @@
+//! The promises every command keeps (docs/reliability.md, "Promises"):
+//! raw counts mean the same with every engine, outputs are checked before
+//! the work and never lose a result, a folder of puzzles is taken where
+//! many puzzles are, a burst of interrupts is one stop.
+
+use crate::common::{self, cmd, seed, solve_json, stdout_ok};
+
+/// Raw counts are every labelled member of the classes found, with every
+/// engine: with --limit too, where the SAT engine reported one board per
+/// class found.
+#[test]
+fn raw_counts_are_the_members_of_the_classes_found_with_every_engine() {
+    let star = common::corpus().join("der-sternenhimmel.yaml");
+    let mut engines = vec!["backtrack", "sat"];
+    if common::has_cpsat() {
+        engines.push("cp-sat");
+    }
+    for engine in engines {
+        let (v, code) = solve_json(&[seed().to_str().unwrap(), "--solver", engine, "--limit", "1"]);
+        assert_eq!(code, 0, "{engine}");
+        assert_eq!(v["raw_count"], 4, "{engine}: {v}");
+        let (v, code) = solve_json(&[
+            star.to_str().unwrap(),
+            "--solver",
+            engine,
+            "--limit",
+            "2",
+            "--all",
+        ]);
+        assert_eq!(code, 0, "{engine}");
+        assert_eq!(v["raw_count"], 8, "{engine}");
+        assert_eq!(v["raw_solutions"].as_array().unwrap().len(), 8, "{engine}");
+        // And a whole run: the same totals.
+        let (v, code) = solve_json(&[star.to_str().unwrap(), "--solver", engine, "--count"]);
+        assert_eq!(code, 0, "{engine}");
+        assert_eq!(v["raw_count"], 224, "{engine}");
+        assert_eq!(v["classes_count"], 56, "{engine}");
+    }
+}
+
+/// An output file in a folder that does not exist is refused before the
+/// work, naming the file and no temporary file.
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let star = common::corpus().join("der-sternenhimmel.yaml");
+    let e2 = common::e2("eternity2.txt");
+    let runs: Vec<(Vec<String>, std::path::PathBuf)> = vec![
+        (
+            // A bench that would run for a minute.
+            vec![
+                "bench".into(),
+                star.display().to_string(),
+                "--solvers".into(),
+                "backtrack".into(),
+                "--repeat".into(),
+                "1000".into(),
+                "--csv".into(),
+            ],
+            missing.join("runs.csv"),
+        ),
+        (
+            vec![
+                "best".into(),
+                e2.display().to_string(),
+                "--time-limit".into(),
+                "60".into(),
+                "--svg".into(),
+            ],
+            missing.join("best.svg"),
+        ),
+        (
+            vec![
+                "count".into(),
+                star.display().to_string(),
+                "--method".into(),
+                "enumerate".into(),
+                "--checkpoint".into(),
+            ],
+            missing.join("c.json"),
+        ),
+    ];
+    for (args, path) in runs {
+        let start = std::time::Instant::now();
+        let out = cmd().args(&args).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&path.display().to_string()), "{args:?}: {err}");
+        assert!(!err.contains(".scramble-"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        // Refused at once, not after the work (a minute at least).
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+    // solve --out under a file: refused before solving.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "mine").unwrap();
+    let out = cmd()
+        .args(["solve", star.to_str().unwrap(), "--solver", "backtrack"])
+        .arg("--out")
+        .arg(file.join("pictures"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a-file"));
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+/// A search stopped by its time limit still writes what it found into
+/// --out, and says the folder is partial.
+#[test]
+fn a_stopped_search_still_writes_what_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("pictures");
+    // Far too many solutions to finish in a second.
+    let ants = common::corpus().join("the-ant-trails-puzzle.yaml");
+    let out = cmd()
+        .args(["solve", ants.to_str().unwrap(), "--solver", "backtrack"])
+        .args(["--time-limit", "1", "--threads", "1", "--pictures", "2"])
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("partial"), "{err}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("solutions.json")).unwrap()).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(json["classes_count"].as_u64().unwrap() > 0, "{json}");
+    assert!(out_dir.join("index.html").is_file());
+    assert!(out_dir.join("1.txt").is_file());
+}
+
+/// compare, symmetry-report and bench take a folder of puzzle files, as
+/// README's `scramble compare puzzles/legespiel` does.
+#[test]
+fn a_folder_of_puzzles_is_every_puzzle_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["der-sternenhimmel.yaml", "crazy-sheep.yaml"] {
+        std::fs::copy(common::corpus().join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("README.md"), "not a puzzle").unwrap();
+    let csv = dir.path().join("runs.csv");
+    let out = cmd()
+        .arg("bench")
+        .arg(dir.path())
+        .args(["--solvers", "backtrack", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    stdout_ok(&out);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("crazy-sheep"), "{text}");
+    assert!(text.contains("der-sternenhimmel"), "{text}");
+    // A folder with no puzzle in it: a clear error.
+    let empty = tempfile::tempdir().unwrap();
+    let out = cmd().arg("compare").arg(empty.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no puzzle"));
+    if !common::has_cpsat() {
+        return;
+    }
+    let out = cmd()
+        .arg("compare")
+        .arg(dir.path())
+        .args(["--model", "table"])
+        .output()
+        .unwrap();
+    let text = stdout_ok(&out);
+    assert!(text.contains("crazy-sheep"), "{text}");
+}
