@@ -33,7 +33,14 @@ pub(crate) fn can_write_in(path: &Path) -> std::io::Result<()> {
 
 /// The same error without the temporary file's name that `tempfile` adds.
 fn plain(e: std::io::Error) -> std::io::Error {
-    match e.raw_os_error() {
+    // `tempfile` wraps the system's error with the path; the system's code
+    // is then the wrapped error's.
+    let wrapped = e
+        .get_ref()
+        .and_then(|inner| inner.source())
+        .and_then(|source| source.downcast_ref::<std::io::Error>())
+        .and_then(std::io::Error::raw_os_error);
+    match e.raw_os_error().or(wrapped) {
         Some(code) => std::io::Error::from_raw_os_error(code),
         None => std::io::Error::new(e.kind(), e.kind().to_string()),
     }

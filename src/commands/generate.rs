@@ -1,6 +1,7 @@
 //! `scramble generate`: random solvable puzzles by planting a solution.
 
 use crate::puzzle::{Turning, to_yaml};
+use crate::solve::Keep;
 
 use super::*;
 
@@ -125,7 +126,32 @@ fn check(args: &GenerateArgs, rows: usize, cols: usize, family: bool) -> Result<
     Ok(())
 }
 
-pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
+/// Whether `puzzle` has exactly one finished picture up to the board's
+/// turns (its own group; with identical tiles there are always several
+/// labelled classes). The search stops at the second picture and keeps
+/// none, so a puzzle with astronomically many answers costs no memory. A
+/// stop request (Ctrl-C) ends the command.
+fn unique(bt: &Backtrack, puzzle: &Puzzle, stop: &StopToken) -> Result<bool, CliError> {
+    let options = SolveOptions {
+        equivalence: Equivalence::Picture,
+        limit: Some(2),
+        keep: Keep::Count,
+        threads: 1,
+        stop: stop.clone(),
+        ..SolveOptions::default()
+    };
+    let r = crate::solve::run(bt, puzzle, &options)?;
+    match r.outcome {
+        Outcome::Complete | Outcome::Infeasible => Ok(r.counts.pictures == 1),
+        Outcome::Incomplete(crate::solve::StopReason::Limit) => Ok(false),
+        Outcome::Incomplete(why) => Err(CliError::Usage(format!(
+            "stopped while checking that a puzzle has one answer ({why}): nothing more written"
+        ))),
+        Outcome::Invalid(e) => Err(CliError::Solve(SolveError::Runtime(e.into()))),
+    }
+}
+
+pub(super) fn run(args: &GenerateArgs, stop: StopToken) -> Result<u8, CliError> {
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates};
     let (rows, cols) = match (args.size, args.rows, args.cols) {
         (Some(n), _, _) => (n as usize, n as usize),
@@ -201,14 +227,8 @@ pub(super) fn run(args: &GenerateArgs) -> Result<u8, CliError> {
             let Some((p, s)) = made else {
                 continue;
             };
-            if args.unique {
-                // One finished picture up to the board's turns (its own
-                // group): with identical tiles there are always several
-                // labelled classes.
-                let r = crate::solve::run(&bt, &p, &SolveOptions::default())?;
-                if r.pictures.len() != 1 {
-                    continue;
-                }
+            if args.unique && !unique(&bt, &p, &stop)? {
+                continue;
             }
             break (p, s);
         };

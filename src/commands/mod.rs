@@ -199,7 +199,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::SymmetryReport(args) => symmetry_report::command::run(&args, stop),
         Command::Compare(args) => compare::command::run(&args, stop),
         Command::Count(args) => count::command::run(&args, stop),
-        Command::Generate(args) => generate::run(&args),
+        Command::Generate(args) => generate::run(&args, stop),
         Command::Render(args) => render::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Graph(args) => graph::run(&args, stop),

@@ -276,8 +276,9 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct MemoryArgs {
     /// CP-SAT only: stop its solves when the run has added MB megabytes to
-    /// the process's resident memory (default 900; what the process held
-    /// before the run does not count). A solve that searched is then cut
+    /// the process's resident memory (default: half the memory available
+    /// when the run starts, at least 256, reported as memory_limit_mb;
+    /// what the process held before the run does not count). A solve that searched is then cut
     /// smaller; one that cannot be ends the run as `memory_limit`
     /// (docs/model.md, "Memory ceiling").
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_MEMORY_MB))]

@@ -17,6 +17,11 @@ pub struct SolverStats {
     /// CP-SAT: the time spent building the model (before any solve).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub build_time_s: Option<f64>,
+    /// CP-SAT: the memory (MB) the run could add to its process before
+    /// its solves were stopped (`--memory-limit`, or the default derived
+    /// from the memory available at the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_limit_mb: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subproblems: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]

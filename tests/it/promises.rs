@@ -1,7 +1,9 @@
 //! The promises every command keeps (docs/reliability.md, "Promises"):
 //! raw counts mean the same with every engine, outputs are checked before
 //! the work and never lose a result, a folder of puzzles is taken where
-//! many puzzles are, a burst of interrupts is one stop.
+//! many puzzles are, a burst of interrupts is one stop, memory stays
+//! bounded where a check needs only to know "more than one", and a time
+//! limit is a budget used whole.
 
 use crate::common::{self, cmd, seed, solve_json, stdout_ok};
 
@@ -170,4 +172,52 @@ fn a_folder_of_puzzles_is_every_puzzle_in_it() {
         .unwrap();
     let text = stdout_ok(&out);
     assert!(text.contains("crazy-sheep"), "{text}");
+}
+
+/// `generate --unique` stops each check at the second picture: with one
+/// motif (every puzzle has countless answers) it gives up after its tries
+/// with a clear error, in seconds and megabytes, where it grew to 24 GB.
+#[test]
+fn generate_unique_stops_each_check_at_the_second_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cmd()
+        .args(["generate", "--size", "4", "--motifs", "1", "--unique"])
+        .arg("--out")
+        .arg(dir.path().join("g"))
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no puzzle found"), "{err}");
+    // And a puzzle that has one answer is still found.
+    let out = cmd()
+        .args(["generate", "--size", "3", "--motifs", "6", "--unique"])
+        .arg("--out")
+        .arg(dir.path().join("h"))
+        .output()
+        .unwrap();
+    stdout_ok(&out);
+}
+
+/// `count --time-limit` uses its whole budget (the estimate probes until
+/// its share ends), and claims no interval from a few lucky probes.
+#[test]
+fn count_uses_its_time_and_claims_no_interval_from_few_hits() {
+    let out = cmd()
+        .args(["count", common::e2("clue1.txt").to_str().unwrap()])
+        .args(["--time-limit", "3", "--threads", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let methods = v["methods"].as_array().unwrap();
+    let spent: f64 = methods.iter().map(|m| m["time_s"].as_f64().unwrap()).sum();
+    // Every method ends at its share's deadline, never before it.
+    assert!(spent >= 2.7, "{spent} s of 3");
+    let estimate = methods.iter().find(|m| m["method"] == "estimate").unwrap();
+    let pictures = &estimate["estimate"]["pictures"];
+    if pictures["complete_probes"].as_u64().unwrap() < 30 {
+        assert!(pictures["interval_95"].is_null(), "{pictures}");
+    }
 }

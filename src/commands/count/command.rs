@@ -4,6 +4,9 @@
 use crate::commands::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
 use crate::commands::*;
 
+/// Probes per tree of the estimate without a time limit.
+const DEFAULT_PROBES: u64 = 100_000;
+
 #[derive(Debug, Args)]
 pub struct CountArgs {
     /// A puzzle directory (with input/tile_dict.yaml), YAML file or piece file.
@@ -44,9 +47,10 @@ pub struct CountArgs {
     /// group: on a square board three, all pictures and those a half and a
     /// quarter turn leave unchanged; two on a rectangle; one where a fixed
     /// piece allows no turn).
-    #[arg(long, value_name = "N", default_value_t = 100_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub probes: u64,
+    /// Default: 100,000, or with --time-limit as many as the estimate's
+    /// share of the time allows.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub probes: Option<u64>,
     /// estimate: the random seed (the same seed gives the same estimate).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -130,7 +134,8 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             .unwrap_or_else(default_threads),
         stop: stop.clone(),
         max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
-        probes: args.probes,
+        probes: args.probes.unwrap_or(DEFAULT_PROBES),
+        probes_fill_time: args.probes.is_none() && args.time_limit.is_some(),
         seed: args.seed,
         checkpoint: args.checkpoint.clone(),
         shard: None,

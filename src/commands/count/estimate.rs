@@ -197,11 +197,17 @@ mod tests {
         let json = serde_json::to_value(e).unwrap();
         assert_eq!(json["interval_95"], serde_json::Value::Null);
         assert_eq!(serde_json::from_value::<Estimate>(json).unwrap(), e);
-        let e = Estimate {
+        // A few lucky probes: no interval claimed either.
+        let few = Estimate {
             mean: 10.0,
             std_error: 2.0,
             complete_probes: 3,
             ..e
+        };
+        assert_eq!(few.interval(), None);
+        let e = Estimate {
+            complete_probes: 30,
+            ..few
         };
         let (lo, hi) = e.interval().unwrap();
         assert!((lo - 6.08).abs() < 1e-9 && (hi - 13.92).abs() < 1e-9);

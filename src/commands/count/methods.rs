@@ -70,7 +70,9 @@ pub(super) fn run_method(
         Method::Estimate => match by_estimate(puzzle, labellings, options, &stopped) {
             Ok((e, trees)) => {
                 r.status = Status::Estimated;
-                if e.pictures.probes < trees * options.probes {
+                if options.probes_fill_time {
+                    r.message = Some("probed until its share of the time limit ended".into());
+                } else if e.pictures.probes < trees * options.probes {
                     r.message = Some(format!(
                         "stopped after {} of {} probes",
                         e.pictures.probes,
@@ -353,27 +355,46 @@ fn by_estimate(
     stop: &dyn Fn() -> bool,
 ) -> Result<(Estimates, u64), CountError> {
     let mut rng = Rng::new(options.seed);
+    let order = puzzle.group().order();
+    let trees: u32 = match order {
+        4 => 3,
+        2 => 2,
+        _ => 1,
+    };
+    // Filling the time: each tree gets an even share of what is left.
+    let fill = options
+        .probes_fill_time
+        .then_some(options.time_limit)
+        .flatten();
+    let start = Instant::now();
+    let mut done = 0u32;
     let mut est = |turns| -> Result<Estimate, CountError> {
         let p = Programme::new(puzzle, turns)?;
-        Ok(estimate::knuth(&p, options.probes, &mut rng, stop))
+        let Some(limit) = fill else {
+            return Ok(estimate::knuth(&p, options.probes, &mut rng, stop));
+        };
+        let left = limit.saturating_sub(start.elapsed());
+        let deadline = Instant::now() + left / (trees - done);
+        done += 1;
+        let tree_stop = || stop() || Instant::now() >= deadline;
+        Ok(estimate::knuth(&p, u64::MAX, &mut rng, &tree_stop))
     };
     let all = est(0)?;
     let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
-    let order = puzzle.group().order();
     // Burnside over the board's own group, as in [`by_dp`].
-    let (pictures, trees) = match order {
+    let pictures = match order {
         4 => {
             let half = est(2)?;
             let quarter = est(1)?;
-            (all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5), 3)
+            all.combine(0.25, half, 0.25).combine(1.0, quarter, 0.5)
         }
-        2 => (all.combine(0.5, est(2)?, 0.5), 2),
-        _ => (all.scaled(1.0), 1),
+        2 => all.combine(0.5, est(2)?, 0.5),
+        _ => all.scaled(1.0),
     };
     let estimates = Estimates {
         raw: all.scaled(l),
         classes: all.scaled(l / order as f64),
         pictures,
     };
-    Ok((estimates, trees))
+    Ok((estimates, u64::from(trees)))
 }

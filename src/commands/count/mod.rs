@@ -82,6 +82,9 @@ pub struct CountOptions {
     pub max_states: usize,
     /// Probes per estimated tree.
     pub probes: u64,
+    /// With a time limit: probe until the estimate's share of it ends
+    /// (split evenly among its trees) rather than stop at `probes`.
+    pub probes_fill_time: bool,
     pub seed: u64,
     /// enumerate: record finished work units here, and skip those it
     /// already holds.
@@ -103,6 +106,7 @@ impl Default for CountOptions {
             stop: StopToken::new(),
             max_states: DEFAULT_MAX_STATES,
             probes: 100_000,
+            probes_fill_time: false,
             seed: 1,
             checkpoint: None,
             shard: None,

@@ -70,8 +70,10 @@ pub fn text(r: &CountReport, equivalence: Equivalence) -> String {
                     probes_behind(&e, equivalence)
                 )),
                 None => out.push_str(&format!(
-                    "; no estimate: none of {} probes reached a full board (full boards are too rare for so few probes; more with --probes)",
-                    p.probes
+                    "; no estimate: {} of {} probes reached a full board, {} are needed for an interval (full boards are too rare for so few probes; more with --probes or a longer --time-limit)",
+                    p.complete_probes,
+                    p.probes,
+                    crate::engines::backtrack::Mean::HITS_NEEDED
                 )),
             }
         }

@@ -56,6 +56,9 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         let _ = write!(out, " (first solution after {:.3} s)", first.as_secs_f64());
     }
     out.push('\n');
+    if let Some(mb) = res.stats.memory_limit_mb {
+        let _ = writeln!(out, "memory limit: {mb} MB added to the process");
+    }
     let list = r.shown();
     for (k, s) in list.iter().enumerate() {
         let _ = writeln!(out, "=== Solution: {} ===", k + 1);

@@ -39,13 +39,20 @@ impl Mean {
         ((self.mean - h).max(0.0), self.mean + h)
     }
 
-    /// This estimate of a count of full boards, or none when none of the
-    /// probes (`complete_probes`) reached a full board: the mean and its
-    /// error are then both 0 whatever the count is, and say only that full
-    /// boards are too rare for this many probes.
+    /// This estimate of a count of full boards, or none when fewer than
+    /// [`Mean::HITS_NEEDED`] probes (`complete_probes`) reached a full
+    /// board. With none, the mean and its error are both 0 whatever the
+    /// count is; with a few, the sample's error is itself a guess (Knuth's
+    /// estimates are heavy-tailed: two hits on clue1 gave an interval that
+    /// missed its published count by 10x), so no interval is claimed.
     pub(crate) fn if_reached(self, complete_probes: u64) -> Option<Mean> {
-        (complete_probes > 0).then_some(self)
+        (complete_probes >= Mean::HITS_NEEDED).then_some(self)
     }
+
+    /// The probes that must reach a full board before an estimate and its
+    /// 95% interval are given (the usual minimum sample for the normal
+    /// approximation).
+    pub const HITS_NEEDED: u64 = 30;
 }
 
 /// Sums of a sample, for its mean and standard error.
@@ -251,7 +258,8 @@ mod tests {
                     e.solutions
                 );
                 assert!(e.complete_probes > 0 && e.deepest == p.cells());
-                assert_eq!(e.solutions_estimate(), Some(e.solutions));
+                let claimed = (e.complete_probes >= Mean::HITS_NEEDED).then_some(e.solutions);
+                assert_eq!(e.solutions_estimate(), claimed);
                 // The same seed, the same estimate.
                 let again = estimate_tree(&p, order, 20_000, 1, &SolveOptions::default()).unwrap();
                 assert_eq!((again.nodes, again.solutions), (e.nodes, e.solutions));

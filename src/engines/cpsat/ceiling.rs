@@ -2,7 +2,8 @@
 //!
 //! The ceiling belongs to the run, not to the process: a run reads the
 //! process's resident memory when it starts, and the ceiling is that much
-//! plus its allowance (900 MB unless `--memory-limit` says otherwise). So a
+//! plus its allowance (half the memory available at the start unless
+//! `--memory-limit` says otherwise, [`default_allowance`]). So a
 //! solve inside a process that already holds gigabytes (a notebook, a test
 //! binary) gets the same allowance as one from the command line
 //! (docs/model.md, "Memory ceiling", says why this mechanism and not
@@ -28,11 +29,50 @@
 //! solutions (`--limit`, one solve with every worker) have nothing to split
 //! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
+/// The allowance where the machine's available memory cannot be read
+/// (not Linux): under 1 GB for a 16x16 board, with room for the solve
+/// being stopped to notice.
+const FALLBACK_ALLOWANCE: u64 = 900_000_000;
+
+/// The least default allowance, however little the machine has free.
+const LEAST_ALLOWANCE: u64 = 256_000_000;
+
 /// The memory (bytes) a run may add to its process before its running
 /// solves are stopped, unless the run asks for another (`--memory-limit`):
-/// under 1 GB for a 16x16 board, with room for the solve being stopped to
-/// notice.
-pub(crate) const MEMORY_ALLOWANCE: u64 = 900_000_000;
+/// half the memory available when it starts (`MemAvailable`), at least
+/// 256 MB. Half, because a CP-SAT solve stopped at the ceiling still grows
+/// while it notices and frees its state, and the machine is shared with
+/// the rest of the process and other programs: on a small machine the run
+/// stops cleanly as `memory_limit` before the kernel kills it, on a large
+/// one it can use most of what is free.
+pub(crate) fn default_allowance() -> u64 {
+    default_for(available_bytes())
+}
+
+/// [`default_allowance`] for a machine with `available` bytes free.
+fn default_for(available: Option<u64>) -> u64 {
+    available.map_or(FALLBACK_ALLOWANCE, |a| (a / 2).max(LEAST_ALLOWANCE))
+}
+
+/// The memory the kernel says is available for new work (`MemAvailable`
+/// of /proc/meminfo), or None where it cannot be read.
+fn available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    kilobytes(&info, "MemAvailable:")
+}
+
+/// A `NAME: N kB` line's bytes.
+fn kilobytes(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kb: u64 = line
+        .trim_start_matches(name)
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
 
 /// The resident size (bytes) past which a run that starts now and may add
 /// `allowance` is stopped: what the process holds now plus the allowance.
@@ -50,15 +90,7 @@ pub(crate) fn for_run(allowance: u64) -> u64 {
 /// or None where that cannot be read (not Linux).
 fn resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line
-        .trim_start_matches("VmRSS:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
+    kilobytes(&status, "VmRSS:")
 }
 
 /// Whether the process is past `ceiling`.
@@ -146,6 +178,18 @@ impl Slots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_allowance_is_half_the_available_memory_and_at_least_256_mb() {
+        assert_eq!(default_for(Some(23_000_000_000)), 11_500_000_000);
+        assert_eq!(default_for(Some(300_000_000)), LEAST_ALLOWANCE);
+        assert_eq!(default_for(None), FALLBACK_ALLOWANCE);
+        assert_eq!(
+            kilobytes("MemTotal: 10 kB\nMemAvailable:    4 kB\n", "MemAvailable:"),
+            Some(4096)
+        );
+        assert!(default_allowance() >= LEAST_ALLOWANCE);
+    }
 
     #[test]
     fn resident_memory_is_read_and_grows_with_touched_pages() {

@@ -197,7 +197,7 @@ impl Default for Limits {
             whole_slice: WHOLE_SLICE,
             range_parts: RANGE_PARTS,
             eager_cells: EAGER_CELLS,
-            memory_ceiling: ceiling::MEMORY_ALLOWANCE,
+            memory_ceiling: ceiling::default_allowance(),
         }
     }
 }

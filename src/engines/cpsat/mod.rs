@@ -302,6 +302,7 @@ impl Solver for CpSat {
             enumerate::enumerate(&run, callback)?
         };
         result.stats.build_time_s = Some(build_time);
+        result.stats.memory_limit_mb = Some(self.limits.memory_ceiling / 1_000_000);
         model::drop_later(model);
         Ok(result)
     }

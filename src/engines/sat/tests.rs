@@ -115,8 +115,11 @@ fn the_dimacs_text_names_its_variables_and_counts_its_clauses() {
             .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
             .count();
         assert_eq!(clauses, counts[1], "{encoding}");
-        // 4 cells x 4 tiles x 4 rotations placement variables.
-        assert_eq!(text.lines().filter(|l| l.starts_with("c v ")).count(), 64);
+        // 4 cells x 4 tiles x 4 rotations placement variables, less
+        // those the turn reduction takes from cell (1,1) (`anchor`: one
+        // turn of each class), which the header says.
+        assert_eq!(text.lines().filter(|l| l.starts_with("c v ")).count(), 52);
+        assert!(text.contains("c each model is one board turn of a class"));
         assert_eq!(
             text.lines().any(|l| l.starts_with("c y ")),
             encoding.matching() == Matching::Colour

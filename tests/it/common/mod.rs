@@ -186,6 +186,7 @@ pub fn comparable_report(mut v: serde_json::Value, nodes: bool) -> serde_json::V
     for k in [
         "wall_time_s",
         "build_time_s",
+        "memory_limit_mb",
         "nodes_per_second",
         "branches",
         "conflicts",
