@@ -31,18 +31,16 @@ pub(crate) fn can_write_in(path: &Path) -> std::io::Result<()> {
         .map_err(plain)
 }
 
-/// The same error without the temporary file's name that `tempfile` adds.
-fn plain(e: std::io::Error) -> std::io::Error {
-    // `tempfile` wraps the system's error with the path; the system's code
-    // is then the wrapped error's.
-    let wrapped = e
-        .get_ref()
-        .and_then(|inner| inner.source())
-        .and_then(|source| source.downcast_ref::<std::io::Error>())
-        .and_then(std::io::Error::raw_os_error);
-    match e.raw_os_error().or(wrapped) {
-        Some(code) => std::io::Error::from_raw_os_error(code),
-        None => std::io::Error::new(e.kind(), e.kind().to_string()),
+/// The same error without the temporary file's name that `tempfile` adds
+/// (its message is the system's, then ` at path "..."`).
+pub(crate) fn plain(e: std::io::Error) -> std::io::Error {
+    if let Some(code) = e.raw_os_error() {
+        return std::io::Error::from_raw_os_error(code);
+    }
+    let message = e.to_string();
+    match message.find(" at path ") {
+        Some(at) => std::io::Error::new(e.kind(), &message[..at]),
+        None => e,
     }
 }
 

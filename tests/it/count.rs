@@ -176,11 +176,10 @@ fn cli_without_an_exact_count_estimates_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("more than 1000 states"), "{text}");
-    assert!(
-        text.contains("no exact count; estimated picture classes"),
-        "{text}"
-    );
-    assert!(text.contains("9000 probes"), "{text}");
+    // A few thousand probes reach a full board only a few times: too few
+    // for an interval, and the report says how many it needs.
+    assert!(text.contains("no exact count; no estimate: "), "{text}");
+    assert!(text.contains("30 are needed for an interval"), "{text}");
     assert!(text.contains("at least"), "{text}");
 }
 
@@ -204,9 +203,9 @@ fn cli_estimate_where_no_probe_reaches_a_full_board_gives_no_interval() {
         "{text}"
     );
     assert!(!text.contains("stopped after"), "{text}");
-    assert!(!text.contains("interval"), "{text}");
+    assert!(!text.contains("95% interval"), "{text}");
     assert!(
-        text.contains("no estimate: none of 1000 probes reached a full board"),
+        text.contains("no estimate: 0 of 1000 probes reached a full board, 30 are needed"),
         "{text}"
     );
 }

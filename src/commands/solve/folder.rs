@@ -69,12 +69,7 @@ pub(crate) fn check(dir: &Path, force: bool) -> Result<(), FolderError> {
                     .prefix(".scramble-out-")
                     .tempdir_in(p)
                     .map(drop)
-                    .map_err(|e| {
-                        let e = e
-                            .raw_os_error()
-                            .map_or(e, std::io::Error::from_raw_os_error);
-                        io(p, "create a folder in", e)
-                    });
+                    .map_err(|e| io(p, "create a folder in", crate::files::plain(e)));
             }
             up = p.parent();
         }
@@ -172,7 +167,13 @@ pub(crate) fn write(dir: &Path, files: &[File], force: bool) -> Result<(), Folde
         .prefix(".scramble-out-")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .tempdir_in(&parent)
-        .map_err(|e| io(&parent, "create a temporary folder in", e))?;
+        .map_err(|e| {
+            io(
+                &parent,
+                "create a temporary folder in",
+                crate::files::plain(e),
+            )
+        })?;
     let mut names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     for f in files {
         assert!(plain(&f.name), "an output file name with a path in it");
