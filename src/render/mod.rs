@@ -5,6 +5,7 @@
 pub(crate) mod graph;
 pub(crate) mod html;
 pub(crate) mod images;
+pub(crate) mod json;
 pub mod png;
 pub mod svg;
 pub(crate) mod table;
@@ -57,6 +58,9 @@ pub struct Report<'a> {
     pub result: &'a SolveResult,
     /// Print every raw solution, not only the canonical ones.
     pub all: bool,
+    /// The lists were cut to what could be written before the time limit
+    /// (or the stop) ended the output: how many solutions they held.
+    pub cut_from: Option<usize>,
 }
 
 impl Report<'_> {

@@ -419,7 +419,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             puzzles: puzzles.iter().map(|(l, _)| l.clone()).collect(),
             bench: result,
         };
-        let mut text = serde_json::to_string_pretty(&out).expect("serializable");
+        let mut text = crate::render::json::to_string(&out);
         text.push('\n');
         print(&text)?;
         return Ok(if out.bench.stopped {

@@ -100,7 +100,7 @@ pub(crate) fn json(rows: &[Run], verdicts: &[(String, Verdict)]) -> String {
         agree: Option<bool>,
     }
     let agree = crate::commands::compare::overall(verdicts.iter().map(|(_, v)| v));
-    serde_json::to_string_pretty(&Out {
+    crate::render::json::to_string(&Out {
         rows,
         verdicts: verdicts
             .iter()
@@ -108,9 +108,7 @@ pub(crate) fn json(rows: &[Run], verdicts: &[(String, Verdict)]) -> String {
             .collect(),
         disagreements: crate::commands::compare::disagreements(verdicts),
         agree,
-    })
-    .expect("serializable")
-        + "\n"
+    }) + "\n"
 }
 
 #[cfg(test)]

@@ -147,9 +147,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let text = match args.format {
         CountFormat::Text => crate::commands::count::text::text(&report, args.equivalence),
-        CountFormat::Json => {
-            serde_json::to_string_pretty(&report).expect("a report serializes") + "\n"
-        }
+        CountFormat::Json => crate::render::json::to_string(&report) + "\n",
     };
     print(&text)?;
     Ok(exit_code(&report))

@@ -44,6 +44,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<u8, CliError> {
         shard: None,
         shards_missing: &m.missing,
         shards_incomplete: &m.incomplete,
+        cut_from: None,
     };
     let text = match m.format {
         Format::Json => crate::commands::solve::json::render_with(&head, &m.result, m.all, &extra),
@@ -82,7 +83,7 @@ fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
 /// Count shards: the JSON report of one unsharded `count --method
 /// enumerate`.
 fn run_count(report: &crate::commands::count::CountReport) -> Result<u8, CliError> {
-    let text = serde_json::to_string_pretty(report).expect("a report serializes") + "\n";
+    let text = crate::render::json::to_string(report) + "\n";
     print(&text)?;
     warn(&report.shards_missing, &report.shards_incomplete);
     Ok(crate::commands::count::command::exit_code(report))

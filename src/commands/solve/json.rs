@@ -42,6 +42,9 @@ pub(crate) struct Extra<'a> {
     /// A merge: the shards it lacks, and those that stopped early.
     pub shards_missing: &'a [usize],
     pub shards_incomplete: &'a [usize],
+    /// The lists were cut to what the time left could write: how many
+    /// solutions they held ([`Report::cut_from`]).
+    pub cut_from: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +83,10 @@ struct Json<'a> {
     solutions: Option<&'a [Solution]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     raw_solutions: Option<&'a [Solution]>,
+    /// Present where the lists were cut to what the time left could
+    /// write: how many solutions they held (the counts are whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed_of: Option<usize>,
     wall_time_s: f64,
     /// Seconds from the start to the first solution (absent: none found).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -95,13 +102,16 @@ struct Json<'a> {
 
 /// One JSON object (pretty-printed, newline-terminated).
 pub(crate) fn render(r: &Report<'_>) -> String {
-    render_with(&Head::of(r), r.result, r.all, &Extra::default())
+    let extra = Extra {
+        cut_from: r.cut_from,
+        ..Extra::default()
+    };
+    render_with(&Head::of(r), r.result, r.all, &extra)
 }
 
 /// [`render`] from its parts, with what a shard or a merge adds.
 pub(crate) fn render_with(head: &Head, res: &SolveResult, all: bool, extra: &Extra) -> String {
-    let mut s =
-        serde_json::to_string_pretty(&object(head, res, all, extra, None)).expect("serializable");
+    let mut s = crate::render::json::to_string(&object(head, res, all, extra, None));
     s.push('\n');
     s
 }
@@ -172,6 +182,7 @@ fn object<'a>(
         solutions: (matches!(res.keep, Keep::All | Keep::Canonical) && kind.is_none())
             .then(|| res.canonical()),
         raw_solutions: all.then_some(res.raw.as_slice()),
+        listed_of: extra.cut_from,
         wall_time_s: res.wall_time.as_secs_f64(),
         time_to_first_s: res.time_to_first.map(|d| d.as_secs_f64()),
         solver_stats: &res.stats,

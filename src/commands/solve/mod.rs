@@ -254,6 +254,7 @@ fn output(
     });
     let extra = crate::commands::solve::json::Extra {
         shard: meta.as_ref(),
+        cut_from: report.cut_from,
         ..Default::default()
     };
     let head = crate::commands::solve::json::Head::of(report);
@@ -299,7 +300,7 @@ fn draw(
         folder::files(report, images, args.max_pictures, &keep_going).map_err(FolderError::from)?;
     folder::write(dir, &files, args.force)?;
     let partial = if cut {
-        " (partial: drawing was stopped by Ctrl-C or --time-limit; every solution found is in solutions.json)"
+        " (partial: drawing was stopped by Ctrl-C or --time-limit; the solutions listed are all in solutions.json)"
     } else if !report.result.outcome.is_complete() {
         " (partial: the search was stopped; what it found)"
     } else {
@@ -312,6 +313,63 @@ fn draw(
         dir.join("index.html").display()
     );
     Ok(!cut)
+}
+
+/// The time a limited or stopped run has to write its report after its
+/// search ends, within the promised second past the limit.
+const OUTPUT_GRACE: std::time::Duration = std::time::Duration::from_millis(600);
+
+/// Lists shorter than this are always written whole.
+const ALWAYS_LISTED: usize = 2_000;
+
+/// Cut the kept lists of a run with a time limit, or stopped by Ctrl-C,
+/// to what can be written before its deadline (or the stop) plus
+/// [`OUTPUT_GRACE`]: the cost of one board is measured by writing a sample
+/// in both formats, and four times that is allowed per board (the text or
+/// JSON, the --out folder, the writes). Returns how many solutions the
+/// listed one held when it is cut; the counts stay whole.
+fn cut_lists(
+    result: &mut crate::solve::SolveResult,
+    all: bool,
+    options: &SolveOptions,
+    started: std::time::Instant,
+) -> Option<usize> {
+    use std::time::Instant;
+    let held = if all {
+        result.raw.len()
+    } else {
+        result.canonical().len()
+    };
+    let stopped = matches!(
+        result.outcome,
+        Outcome::Incomplete(crate::solve::StopReason::Interrupted)
+    );
+    let end = match (options.deadline(started), stopped) {
+        (_, true) => Instant::now(),
+        (Some(d), false) => d,
+        (None, false) => return None,
+    } + OUTPUT_GRACE;
+    if held <= ALWAYS_LISTED {
+        return None;
+    }
+    let list = if all { &result.raw } else { result.canonical() };
+    let sample = &list[..ALWAYS_LISTED.min(list.len())];
+    let clock = Instant::now();
+    let mut bytes = 0;
+    for s in sample {
+        bytes += s.to_seed_text().len() + serde_json::to_string(s).map_or(0, |j| j.len());
+    }
+    let per_board = clock.elapsed().as_secs_f64() / sample.len() as f64 * 4.0;
+    std::hint::black_box(bytes);
+    let left = end.saturating_duration_since(Instant::now()).as_secs_f64();
+    let fits = ((left / per_board.max(1e-9)) as usize).max(ALWAYS_LISTED);
+    if fits >= held {
+        return None;
+    }
+    for l in [&mut result.raw, &mut result.classes, &mut result.pictures] {
+        l.truncate(fits);
+    }
+    Some(held)
 }
 
 /// The exit code of a finished solve.
@@ -402,12 +460,13 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     // A solver that does not cover this puzzle says why; the message names
     // the file.
-    let result = result.map_err(|e| match e {
+    let mut result = result.map_err(|e| match e {
         SolveError::Unsupported(why) => {
             CliError::Usage(format!("{}: {why}", args.puzzle.display()))
         }
         e => e.into(),
     })?;
+    let cut_from = cut_lists(&mut result, args.all, &options, started);
     match failed.into_inner() {
         Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
         Some(e) => return Err(super::stdout_error(&e)),
@@ -419,6 +478,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         puzzle: &puzzle,
         result: &result,
         all: args.all,
+        cut_from,
     };
     let text = output(args, &report, &options, shard, picture_weight.get());
     let drawing_stopped = match &args.out {

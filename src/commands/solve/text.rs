@@ -60,6 +60,13 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         let _ = writeln!(out, "memory limit: {mb} MB added to the process");
     }
     let list = r.shown();
+    if let Some(held) = r.cut_from {
+        let _ = writeln!(
+            out,
+            "listed: the first {} of {held} solutions found (the time limit or the stop left no time to write more; the counts are whole)",
+            list.len()
+        );
+    }
     for (k, s) in list.iter().enumerate() {
         let _ = writeln!(out, "=== Solution: {} ===", k + 1);
         out.push_str(&s.to_seed_text());

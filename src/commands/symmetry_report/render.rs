@@ -149,5 +149,5 @@ pub(crate) fn csv(rows: &[Row]) -> String {
 
 /// A JSON array of rows.
 pub(crate) fn json(rows: &[Row]) -> String {
-    serde_json::to_string_pretty(rows).expect("serializable") + "\n"
+    crate::render::json::to_string(rows) + "\n"
 }

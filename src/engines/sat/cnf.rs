@@ -215,17 +215,30 @@ pub(crate) fn build(
 /// first clause past the size limit kept as the error.
 struct Sink<'a> {
     cnf: &'a mut Cnf,
-    /// (cell, tile id, rotation) -> its placement variable.
-    placed: HashMap<(usize, i64, u8), i32>,
+    puzzle: &'a Puzzle,
+    /// (cell, tile id, rotation) -> its placement variable; made when
+    /// first asked for (formulations whose rule is per cell ask nothing,
+    /// and on a 32x32 board the map alone took seconds).
+    placed: Option<HashMap<(usize, i64, u8), i32>>,
     holds: HashMap<(usize, i64), Option<i32>>,
     failed: Option<SolveError>,
 }
 
 impl<'a> Sink<'a> {
-    fn new(cnf: &'a mut Cnf, puzzle: &Puzzle) -> Sink<'a> {
+    fn new(cnf: &'a mut Cnf, puzzle: &'a Puzzle) -> Sink<'a> {
+        Sink {
+            cnf,
+            puzzle,
+            placed: None,
+            holds: HashMap::new(),
+            failed: None,
+        }
+    }
+
+    /// Every placement's variable. Symmetry breaking places tiles, never
+    /// kinds: each piece is one tile.
+    fn placements(cnf: &Cnf, puzzle: &Puzzle) -> HashMap<(usize, i64, u8), i32> {
         let mut placed = HashMap::new();
-        // Symmetry breaking places tiles, never kinds: each piece is one
-        // tile.
         for (c, choices) in cnf.cells.iter().enumerate() {
             for ch in choices {
                 if let [k] = cnf.pieces[ch.piece].members[..] {
@@ -233,12 +246,7 @@ impl<'a> Sink<'a> {
                 }
             }
         }
-        Sink {
-            cnf,
-            placed,
-            holds: HashMap::new(),
-            failed: None,
-        }
+        placed
     }
 
     fn finish(self) -> Result<(), SolveError> {
@@ -248,7 +256,11 @@ impl<'a> Sink<'a> {
 
 impl Clauses for Sink<'_> {
     fn placed(&mut self, cell: usize, tile: i64, rotation: u8) -> Option<i32> {
-        self.placed.get(&(cell, tile, rotation)).copied()
+        let (cnf, puzzle) = (&*self.cnf, self.puzzle);
+        self.placed
+            .get_or_insert_with(|| Sink::placements(cnf, puzzle))
+            .get(&(cell, tile, rotation))
+            .copied()
     }
 
     fn held(&mut self) -> &mut HashMap<(usize, i64), Option<i32>> {

@@ -4,12 +4,11 @@
 //! caller's thread hands every model to the callback.
 
 use crate::solve::pool::{Jobs, Outbox};
-use std::cell::Cell;
 
 use rustsat::solvers::{
     ControlSignal, GetInternalStats, Solve, SolveIncremental, SolverResult, Terminate,
 };
-use rustsat::types::{Lit, TernaryVal, Var};
+use rustsat::types::{Lit, TernaryVal};
 use rustsat_cadical::CaDiCaL;
 
 use crate::board::Placement;
@@ -40,26 +39,39 @@ pub(super) struct Effort {
     pub(super) solves: u64,
 }
 
+/// Why a worker's CaDiCaL was told to stop, shared with its terminate
+/// callback (which owns its own handle, so the solver can outlive the
+/// worker's frame: see [`Worker::go`]).
+#[derive(Clone, Default)]
+struct Why(std::sync::Arc<std::sync::Mutex<Option<Stopped>>>);
+
+impl Why {
+    fn get(&self) -> Option<Stopped> {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    fn set(&self, stop: Stopped, only_if_unset: bool) {
+        let mut why = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !only_if_unset || why.is_none() {
+            *why = Some(stop);
+        }
+    }
+}
+
 /// CaDiCaL's terminate callback: the run's stop (Ctrl-C, the time limit)
 /// and the caller's own (enough models, a worker's failure); why it
 /// stopped is left in `why`.
-fn watch<'a>(
-    cancel: &'a Cancel,
-    halt: &'a StopToken,
-    why: &'a Cell<Option<Stopped>>,
-) -> impl FnMut() -> ControlSignal + 'a {
-    let mut calls = 0u32;
+fn watch(cancel: Cancel, halt: StopToken, why: Why) -> impl FnMut() -> ControlSignal + 'static {
     move || {
         if halt.is_stopped() {
-            why.set(why.get().or(Some(Stopped::Interrupted)));
+            why.set(Stopped::Interrupted, true);
             return ControlSignal::Terminate;
         }
-        // The clock is read every 64th call: CaDiCaL asks once per step.
-        calls = calls.wrapping_add(1);
-        if calls.is_multiple_of(64)
-            && let Err(stop) = cancel.check()
-        {
-            why.set(Some(stop));
+        // The clock is read at every call: CaDiCaL's own phases ask only
+        // every 10th or 100th step of theirs (its "lucky" assignments on a
+        // large CNF took seconds between two reads when every 64th call
+        // read it), and a read costs tens of nanoseconds.
+        if let Err(stop) = cancel.check() {
+            why.set(stop, false);
             return ControlSignal::Terminate;
         }
         ControlSignal::Continue
@@ -93,19 +105,27 @@ pub(super) struct Worker<'a> {
 impl Worker<'_> {
     /// Take units until none is left or the run stops.
     pub(super) fn go(&self, events: &Outbox<Event>) -> Effort {
-        let why = Cell::new(None);
-        let mut sat = CaDiCaL::default();
+        let why = Why::default();
+        let mut sat: CaDiCaL<'static, 'static> = CaDiCaL::default();
         let mut effort = Effort::default();
         let outcome = self
             .configure(&mut sat)
             .and_then(|()| self.load(&mut sat))
             .and_then(|()| {
-                sat.attach_terminator(watch(&self.cancel, &self.halt, &why));
+                sat.attach_terminator(watch(self.cancel.clone(), self.halt.clone(), why.clone()));
                 self.units(&mut sat, events, &why, &mut effort.solves)
             })
             .err();
+        effort.conflicts = sat.conflicts() as u64;
+        effort.decisions = sat.decisions() as u64;
+        effort.propagations = sat.propagations() as u64;
         match outcome {
             Some(Stop::Stopped(stop)) => {
+                // Freeing a large CNF's solver takes a good part of a
+                // second (1.6 million clauses: 0.3-0.7 s): a stopped run
+                // leaves it to a thread of its own, so that the stop is
+                // not held up by it.
+                std::thread::spawn(move || drop(sat));
                 events.send(Event::Stopped(stop));
             }
             Some(Stop::Failed(e)) => {
@@ -113,9 +133,6 @@ impl Worker<'_> {
             }
             None => {}
         }
-        effort.conflicts = sat.conflicts() as u64;
-        effort.decisions = sat.decisions() as u64;
-        effort.propagations = sat.propagations() as u64;
         effort
     }
 
@@ -125,6 +142,16 @@ impl Worker<'_> {
     /// made enumerating the small Legespiel puzzles 1.7x slower than
     /// without (docs/sat.md). A first solution keeps them.
     fn configure(&self, sat: &mut CaDiCaL) -> Result<(), Stop> {
+        // Congruence closure (gate extraction before the first search)
+        // looks at the stop only between its stages: on Eternity II's
+        // 1.6 million clauses it ran 3 s past a time limit (the puzzles'
+        // clauses hold no gates worth finding; docs/sat.md, "Limits").
+        // Its light preprocessing (fast elimination, backbones) before the
+        // first search likewise: 2 s past the limit on a 16x16.
+        for option in ["congruence", "preprocesslight"] {
+            sat.set_option(option, 0)
+                .map_err(|e| Stop::Failed(failed(e)))?;
+        }
         if !self.first_only {
             sat.set_option("lucky", 0)
                 .map_err(|e| Stop::Failed(failed(e)))?;
@@ -135,10 +162,10 @@ impl Worker<'_> {
     /// Hand the CNF to CaDiCaL. Millions of clauses take seconds: the
     /// run's limits hold here too.
     fn load(&self, sat: &mut CaDiCaL) -> Result<(), Stop> {
-        if self.cnf.vars > 0 {
-            sat.reserve(Var::new(self.cnf.vars as u32 - 1))
-                .map_err(|e| Stop::Failed(failed(e)))?;
-        }
+        // No `reserve` of every variable up front: on a 32x32 board that
+        // one call zeroed gigabytes for seconds, past any limit; grown as
+        // the clauses come, the same memory is taken between the checks
+        // below (first solutions as fast either way).
         let mut lits = Vec::new();
         for (k, clause) in self.cnf.each_clause().enumerate() {
             if k % 65_536 == 0 {
@@ -157,7 +184,7 @@ impl Worker<'_> {
         &self,
         sat: &mut CaDiCaL,
         events: &Outbox<Event>,
-        why: &Cell<Option<Stopped>>,
+        why: &Why,
         solves: &mut u64,
     ) -> Result<(), Stop> {
         while let Some(unit) = self.jobs.next() {
@@ -172,7 +199,7 @@ impl Worker<'_> {
         sat: &mut CaDiCaL,
         unit: usize,
         events: &Outbox<Event>,
-        why: &Cell<Option<Stopped>>,
+        why: &Why,
         solves: &mut u64,
     ) -> Result<(), Stop> {
         let assumptions: Vec<Lit> = self.units[unit].iter().map(|&l| lit(l)).collect();
