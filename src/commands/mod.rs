@@ -10,6 +10,7 @@ pub(crate) mod best;
 pub(crate) mod compare;
 mod convert;
 pub mod count;
+mod examples;
 mod generate;
 mod graph;
 pub(crate) mod merge;
@@ -93,46 +94,59 @@ pub struct Cli {
 pub enum Command {
     /// Enumerate every solution of a puzzle with OR-Tools CP-SAT (or the
     /// backtracker, --solver backtrack), or the first N (--limit N).
+    #[command(after_help = examples::SOLVE)]
     Solve(SolveArgs),
     /// Run every symmetry-breaking formulation on puzzles and check that each
     /// keeps exactly one solution per class (exit 1 if a documented-exact one
     /// does not).
+    #[command(after_help = examples::SYMMETRY_REPORT)]
     SymmetryReport(ReportArgs),
     /// Solve puzzles with both CP-SAT and backtracking and check that the
     /// canonical solution sets are identical (exit 1 if not).
+    #[command(after_help = examples::COMPARE)]
     Compare(CompareArgs),
     /// Count labelled solutions, classes and picture classes exactly by two
     /// independent methods (or estimate them, saying so); exit 1 if the
     /// methods disagree or none finishes.
+    #[command(after_help = examples::COUNT)]
     Count(CountArgs),
     /// Write random solvable puzzles made by planting a solution.
+    #[command(after_help = examples::GENERATE)]
     Generate(GenerateArgs),
     /// Draw the unsolved tiles, or a solution, as SVG or PNG.
+    #[command(after_help = examples::RENDER)]
     Render(RenderArgs),
     /// Write a puzzle in the other format: YAML (with its rule keys), or
     /// the Eternity II community's piece file where that format can say it.
+    #[command(after_help = examples::CONVERT)]
     Convert(ConvertArgs),
     /// Draw the recording graph of a puzzle (Mason & Zhang): one vertex per
     /// picture, four arcs per piece, as SVG, PNG or DOT.
+    #[command(after_help = examples::GRAPH)]
     Graph(GraphArgs),
     /// Run puzzles x solvers x symmetry formulations, with progress, one row
     /// per run, a summary and a plot; exit 1 if two runs disagree.
+    #[command(after_help = examples::BENCH)]
     Bench(BenchArgs),
     /// Time the backtracking search: the first partial board with the first
     /// N cells of a placement order filled, the nodes and the node rate
     /// (exit 1 if stopped by the time limit or Ctrl-C first).
+    #[command(after_help = examples::PROBE)]
     Probe(ProbeArgs),
     /// Print the CP model CP-SAT would get (protobuf text format, variables
     /// named), without solving.
+    #[command(after_help = examples::MODEL)]
     Model(ModelArgs),
     /// The board with the most valid joins (all pieces placed, frame and
     /// hints kept), searched until --time-limit, Ctrl-C or a full board;
     /// each improvement printed as found (exit 1 unless full or proved
     /// optimal).
+    #[command(after_help = examples::BEST)]
     Best(BestArgs),
     /// Join the outputs of sharded runs (`--shard I/N`, e.g. a Slurm job
     /// array) into what one unsharded run prints; exit 1 if a shard is
     /// missing or stopped early.
+    #[command(after_help = examples::MERGE)]
     Merge(MergeArgs),
 }
 
