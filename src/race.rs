@@ -290,8 +290,13 @@ impl Auto {
                 Ok(run) => {
                     let how = if winner == Some(i) { "won" } else { "stopped" };
                     race.push(entrant(solver, &run, took, how));
-                    if winner == Some(i) || (winner.is_none() && answer.is_none()) {
+                    // Without a winner no engine answered: the run is the
+                    // race's (its status and statistics the first
+                    // entrant's), and the report names the race.
+                    if winner == Some(i) {
                         self.answered_by(solver);
+                        answer = Some(run);
+                    } else if winner.is_none() && answer.is_none() {
                         answer = Some(run);
                     }
                 }

@@ -48,7 +48,7 @@ pub struct RestartArgs {
     pub no_restarts: bool,
     /// Backtracking restarts: the nodes of the shortest attempt (the Luby
     /// sequence times this). Default: 262144.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "NODES", value_parser = crate::commands::parse_positive)]
     pub restart_unit: Option<u64>,
     /// Backtracking restarts: the seed of the tile orders. Default: 1.
     #[arg(long, value_name = "N")]
@@ -338,6 +338,17 @@ impl ShardArg {
             ShardArg::Slurm => crate::solve::Shard::from_slurm(|k| std::env::var(k).ok())
                 .map_err(|e| CliError::Usage(format!("--shard: {e}"))),
         }
+    }
+}
+
+/// A whole number of at least 1 (`--limit`, `--probes`, ...).
+pub(crate) fn parse_positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a whole number of at least 1, found {s:?}"
+        )),
     }
 }
 

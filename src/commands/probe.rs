@@ -25,7 +25,7 @@ pub struct ProbeArgs {
     /// (nodes, nodes per depth, labelled solutions) from N random probes
     /// (Knuth's estimator; the full tree, as the depth search walks it).
     #[arg(long, value_name = "N", conflicts_with = "depth",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = crate::commands::parse_positive)]
     pub estimate: Option<u64>,
     /// Seed of the random probes (the same seed gives the same estimate).
     #[arg(long, default_value_t = 1, requires = "estimate")]

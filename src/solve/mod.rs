@@ -518,8 +518,15 @@ pub(crate) fn run_with(
             )
         );
     }
+    // A run that found all it was asked for stopped at its limit, whether
+    // or not its engine also happened to finish the search: the same
+    // outcome from every engine and every race.
+    let reached = options
+        .limit
+        .is_some_and(|n| counts.under(options.equivalence) >= n as u128);
     let outcome = match run.status {
         RunStatus::Complete if counts.raw == 0 => Outcome::Infeasible,
+        RunStatus::Complete if reached => Outcome::Incomplete(StopReason::Limit),
         RunStatus::Complete => Outcome::Complete,
         RunStatus::Stopped(r) => Outcome::Incomplete(r),
         RunStatus::Invalid(m) => Outcome::Invalid(m),

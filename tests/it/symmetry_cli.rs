@@ -48,7 +48,9 @@ fn symmetry_and_equivalence_are_reported() {
         .stdout(predicate::str::contains(
             "symmetry: lex, equivalence: picture",
         ))
-        .stdout(predicate::str::contains("raw solutions: 1\n"));
+        .stdout(predicate::str::contains(
+            "raw solutions: 1 (the boards --symmetry lex keeps, not every labelled solution)\n",
+        ));
 }
 
 #[test]

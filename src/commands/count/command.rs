@@ -41,7 +41,7 @@ pub struct CountArgs {
     /// dp: the most states one step may hold (about 80 bytes each); past
     /// it the method gives up with a clear message.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES as u64,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = crate::commands::parse_positive)]
     pub max_states: u64,
     /// estimate: random probes per tree (one tree per turn of the board's
     /// group: on a square board three, all pictures and those a half and a
@@ -49,7 +49,7 @@ pub struct CountArgs {
     /// piece allows no turn).
     /// Default: 100,000, or with --time-limit as many as the estimate's
     /// share of the time allows.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::commands::parse_positive)]
     pub probes: Option<u64>,
     /// estimate: the random seed (the same seed gives the same estimate).
     #[arg(long, value_name = "N", default_value_t = 1)]

@@ -59,7 +59,7 @@ pub struct SolveArgs {
     /// Stop once N classes (under --equivalence) are found; CP-SAT then
     /// solves for one class at a time with all its workers instead of
     /// enumerating (fast for a first solution, slow for many).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::commands::parse_positive)]
     pub limit: Option<u64>,
     /// The CP formulation (CP-SAT only): table, edge, boolean or
     /// edge-boolean (docs/model.md). Default: edge, the fastest measured.

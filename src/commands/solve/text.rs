@@ -41,7 +41,16 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         let _ = writeln!(out, "{}", crate::render::unproven_warning(res));
     }
     let c = &res.counts;
-    let _ = writeln!(out, "raw solutions: {}", c.raw);
+    // Under symmetry breaking the raw solutions are the boards the
+    // reduced model keeps, not every labelled solution: said so.
+    let kept = match res.symmetry.is_none() {
+        true => String::new(),
+        false => format!(
+            " (the boards --symmetry {} keeps, not every labelled solution)",
+            res.symmetry.name()
+        ),
+    };
+    let _ = writeln!(out, "raw solutions: {}{kept}", c.raw);
     let _ = writeln!(out, "canonical solutions: {}", c.under(res.equivalence));
     let _ = writeln!(
         out,

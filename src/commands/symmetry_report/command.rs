@@ -47,6 +47,11 @@ pub struct ReportArgs {
     /// constraints, not every built-in formulation.
     #[arg(long, requires = "constraints")]
     pub constraints_only: bool,
+    /// Accepted as by the other commands, and changes nothing here: the
+    /// report runs proven and unproven combinations alike, each with its
+    /// verdicts.
+    #[arg(long)]
+    pub allow_unproven_symmetry: bool,
 }
 
 pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {

@@ -107,8 +107,9 @@ pub(crate) fn text(rows: &[Row]) -> String {
     let table: Vec<Vec<String>> = rows.iter().map(text_cells).collect();
     let mut out = table::text(&TEXT_HEADER, &table);
     let s = crate::commands::symmetry_report::summary(rows);
+    // Not `none`, which names a formulation.
     let list = |v: &[String]| match v.is_empty() {
-        true => "none".to_string(),
+        true => "no formulation".to_string(),
         false => v.join("; "),
     };
     let closing = format!(
