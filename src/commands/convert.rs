@@ -20,6 +20,7 @@ pub struct ConvertArgs {
 }
 
 pub(super) fn run(args: &ConvertArgs) -> Result<u8, CliError> {
+    options::OVERWRITE.with(|o| o.set(args.force));
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     let ext = output_kind(&args.output, &["yaml", "yml", "txt"])?;
     if args.output.exists() && !args.force {

@@ -15,9 +15,12 @@ pub struct GraphArgs {
     /// piece that meets the centre.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     pub solution: Option<u32>,
+    #[command(flatten)]
+    pub force: ForceArgs,
 }
 
 pub(super) fn run(args: &GraphArgs, stop: StopToken) -> Result<u8, CliError> {
+    args.force.apply();
     let puzzle = super::load_plain(&args.puzzle)?;
     let ext = output_kind(&args.output, &["svg", "png", "dot"])?;
     let g = crate::engines::graph::RecordingGraph::of(&puzzle);

@@ -208,6 +208,7 @@ impl CliError {
 /// Run a parsed command; returns the exit code.
 pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
     INPUTS.with(|i| i.borrow_mut().clear());
+    options::OVERWRITE.with(|o| o.set(false));
     match cli.command {
         Command::Solve(args) => solve::run(&args, stop),
         Command::SymmetryReport(args) => symmetry_report::command::run(&args, stop),
@@ -255,6 +256,14 @@ pub fn load_puzzle(path: &Path, hints: &HintArgs) -> Result<Puzzle, CliError> {
 /// Warn on stderr of edges nothing can meet (at most [`LONELY_SHOWN`],
 /// then how many more): the answer is still computed, as the file says.
 fn warn_lonely(puzzle: &Puzzle) {
+    // A planted puzzle's outer edges are drawn at random and may meet
+    // nothing by design: no typo to warn of in a file scramble generated.
+    if puzzle
+        .title()
+        .is_some_and(|t| t.starts_with(generate::TITLE))
+    {
+        return;
+    }
     let lonely = puzzle.lonely_edges();
     for l in lonely.iter().take(LONELY_SHOWN) {
         eprintln!("warning: {l}");
@@ -433,6 +442,9 @@ pub(crate) fn writable(path: &Path) -> Result<(), CliError> {
     };
     if path.is_dir() {
         return Err(err("is a directory".into()));
+    }
+    if path.exists() && !options::OVERWRITE.with(|o| o.get()) {
+        return Err(err("already exists (--force replaces it)".into()));
     }
     if let Ok(target) = path.canonicalize()
         && INPUTS.with(|i| i.borrow().contains(&target))

@@ -44,9 +44,12 @@ pub struct ModelArgs {
     /// Write the model to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub force: ForceArgs,
 }
 
 pub(super) fn run(args: &ModelArgs) -> Result<u8, CliError> {
+    args.force.apply();
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     args.symmetry.check(&puzzle).map_err(SolveError::from)?;
     let text = match args.format {

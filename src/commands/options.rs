@@ -253,6 +253,31 @@ impl UnprovenArgs {
     }
 }
 
+/// `--force`: the one overwrite rule (docs/reliability.md, "Promises"):
+/// no command replaces a file that exists, or writes into a non-empty
+/// folder scramble did not make, unless asked.
+#[derive(Debug, Args)]
+pub struct ForceArgs {
+    /// Replace output files that exist (and, with solve --out, write into
+    /// a non-empty folder scramble did not make). Without it such an
+    /// output is refused before any work.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl ForceArgs {
+    /// Make this the rule of the command running on this thread.
+    pub(crate) fn apply(&self) {
+        OVERWRITE.with(|o| o.set(self.force));
+    }
+}
+
+thread_local! {
+    /// Whether the command running on this thread may replace files
+    /// ([`ForceArgs::apply`]; reset by [`super::run`]).
+    pub(super) static OVERWRITE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Limits shared by the commands that solve.
 #[derive(Debug, Args)]
 pub struct RunArgs {

@@ -21,9 +21,12 @@ pub struct RenderArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub pictures: PictureArgs,
+    #[command(flatten)]
+    pub force: ForceArgs,
 }
 
 pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
+    args.force.apply();
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
     let ext = output_kind(&args.output, &["svg", "png"])?;
     let images = args.pictures.images(&puzzle)?;

@@ -328,11 +328,6 @@ fn solve_out_writes_the_folder_and_keeps_other_folders_safe() {
         .stderr(predicate::str::contains("is not a folder"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
     assert_eq!(names(tmp.path()), ["file", "out", "theirs"]);
-    // --force needs --out.
-    cmd()
-        .args(["solve", seed().to_str().unwrap(), "--force"])
-        .assert()
-        .code(2);
 }
 
 /// Headless Chromium: Debian's package, installed by scripts/test; `None`

@@ -132,11 +132,18 @@ fn dump_model_writes_the_formulation() {
     // No temporary file left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 
+    // The file exists now: replaced only with --force.
+    cmd()
+        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists (--force replaces it)"));
     // The default, edge: a table per cell over (tile, rotation, labels),
     // a label variable per internal edge, and the board-turn reduction
     // (the centre's rotation is 0) unless --full-tree.
     cmd()
-        .args(["solve", seed().to_str().unwrap(), "--dump-model"])
+        .args(["solve", seed().to_str().unwrap(), "--force", "--dump-model"])
         .arg(&file)
         .assert()
         .success();
@@ -150,6 +157,7 @@ fn dump_model_writes_the_formulation() {
             "solve",
             seed().to_str().unwrap(),
             "--full-tree",
+            "--force",
             "--dump-model",
         ])
         .arg(&file)

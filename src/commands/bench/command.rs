@@ -81,6 +81,8 @@ pub struct BenchFiles {
     /// Write an SVG plot of time per puzzle by solver (log scale) to FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub force: ForceArgs,
 }
 
 impl BenchFiles {
@@ -91,6 +93,7 @@ impl BenchFiles {
 
     /// What writing them would refuse ([`writable`]), before the runs.
     pub(crate) fn writable(&self) -> Result<(), CliError> {
+        self.force.apply();
         for path in self.csv.iter().chain(&self.json).chain(&self.plot) {
             writable(path)?;
         }

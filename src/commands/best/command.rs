@@ -47,6 +47,8 @@ pub struct BestArgs {
     /// and clockwise turns per square) to FILE.
     #[arg(long, value_name = "FILE")]
     pub et2: Option<PathBuf>,
+    #[command(flatten)]
+    pub force: ForceArgs,
 }
 
 fn line(imp: &Improvement) -> String {
@@ -104,6 +106,7 @@ fn summary(args: &BestArgs, puzzle: &Puzzle, result: &best::BestRun) -> String {
 }
 
 pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
+    args.force.apply();
     // Its CP-SAT methods solve small windows and the board's model once,
     // without the enumeration's ceiling: the option would do nothing.
     if args.run.memory.memory_limit.is_some() {

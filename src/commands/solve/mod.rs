@@ -84,8 +84,9 @@ pub struct SolveArgs {
     /// index.html into DIR (made if missing).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// With --out: write into a non-empty folder that scramble did not make.
-    #[arg(long, requires = "out")]
+    /// Replace the --dump-model file if it exists, and with --out write
+    /// into a non-empty folder that scramble did not make.
+    #[arg(long)]
     pub force: bool,
     /// With --out: pictures and texts of at most N solutions (all of them
     /// are in solutions.json); each PNG takes tens of milliseconds.
@@ -385,6 +386,7 @@ fn exit_code(outcome: &Outcome) -> u8 {
 
 pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
+    options::OVERWRITE.with(|o| o.set(args.force));
     let shard = usage(args)?;
     let jsonl = args.format == Format::Jsonl;
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;

@@ -57,8 +57,7 @@ impl Cnf {
     fn clause(&mut self, lits: &[i32]) -> Result<(), SolveError> {
         if self.literals.len() + lits.len() > MAX_LITERALS {
             return Err(SolveError::TooLarge(format!(
-                "the clauses pass {MAX_LITERALS} literals; try another --encoding \
-                 (a sequential at-most-one, or colour variables)"
+                "the clauses pass {MAX_LITERALS} literals"
             )));
         }
         self.literals.extend_from_slice(lits);

@@ -178,7 +178,11 @@ pub fn dimacs(
         &searched,
         kinds,
         &crate::cancel::Cancel::never(),
-    )?;
+    )
+    .map_err(|e| match e {
+        SolveError::TooLarge(why) => too_large(puzzle, encoding, &why),
+        e => e,
+    })?;
     Ok(cnf::dimacs(puzzle, &cnf, encoding, &searched, stands))
 }
 
@@ -212,6 +216,7 @@ impl Solver for Sat {
             Err(SolveError::Model(e @ (BuildError::Interrupted | BuildError::TimeLimit))) => {
                 return Ok(SolverRun::stopped_while_building(&e));
             }
+            Err(SolveError::TooLarge(why)) => return Err(too_large(puzzle, self.encoding, &why)),
             built => built?,
         };
         let threads = options.threads.max(1);
@@ -313,6 +318,22 @@ struct Delivery<'a> {
     searched: &'a Symmetry,
     units: bool,
     stands: Stands,
+}
+
+/// A CNF past the size limit: the file, what passed, and what to try (a
+/// lighter encoding, unless this is already the lightest).
+fn too_large(puzzle: &Puzzle, encoding: Encoding, why: &str) -> SolveError {
+    let advice = match encoding {
+        Encoding::ColourSequential => {
+            "even in the lightest encoding (colour-sequential): solve it with --solver backtrack"
+                .to_string()
+        }
+        other => format!(
+            "in the {other} encoding: try --encoding colour-sequential (the lightest), or \
+             --solver backtrack"
+        ),
+    };
+    SolveError::TooLarge(format!("{}: {why} {advice}", puzzle.source().display()))
 }
 
 /// Hand one model to the callback, after checking it against the
