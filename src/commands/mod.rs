@@ -434,17 +434,28 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 /// What [`write_file`] refuses, checked before the work that ends with
-/// the write (a bench's or a best run's output files).
+/// the write (a bench's or a best run's output files): also a file that
+/// exists, unless `--force` ([`ForceArgs`]).
 pub(crate) fn writable(path: &Path) -> Result<(), CliError> {
+    rewritable(path)?;
+    if path.is_file() && !options::OVERWRITE.with(|o| o.get()) {
+        return Err(CliError::Output {
+            path: path.to_path_buf(),
+            message: "already exists (--force replaces it)".into(),
+        });
+    }
+    Ok(())
+}
+
+/// [`writable`] for a checkpoint, which is read and rewritten on purpose:
+/// everything but the overwrite rule.
+pub(crate) fn rewritable(path: &Path) -> Result<(), CliError> {
     let err = |message: String| CliError::Output {
         path: path.to_path_buf(),
         message,
     };
     if path.is_dir() {
         return Err(err("is a directory".into()));
-    }
-    if path.exists() && !options::OVERWRITE.with(|o| o.get()) {
-        return Err(err("already exists (--force replaces it)".into()));
     }
     if let Ok(target) = path.canonicalize()
         && INPUTS.with(|i| i.borrow().contains(&target))

@@ -14,11 +14,13 @@ fn every_piece_file_loads_and_draws() {
     for f in std::fs::read_dir(e2("")).unwrap() {
         let f = f.unwrap().path();
         if f.extension().is_some_and(|e| e == "txt") {
+            // One file for all, replaced each time.
             cmd()
                 .arg("render")
                 .arg(&f)
                 .arg("-o")
                 .arg(dir.path().join("t.svg"))
+                .arg("--force")
                 .assert()
                 .success();
         }

@@ -138,7 +138,9 @@ fn dump_model_writes_the_formulation() {
         .arg(&file)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("already exists (--force replaces it)"));
+        .stderr(predicate::str::contains(
+            "already exists (--force replaces it)",
+        ));
     // The default, edge: a table per cell over (tile, rotation, labels),
     // a label variable per internal edge, and the board-turn reduction
     // (the centre's rotation is 0) unless --full-tree.

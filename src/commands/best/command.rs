@@ -120,8 +120,11 @@ pub(crate) fn run(args: &BestArgs, stop: StopToken) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         output_kind(svg, &["svg"])?;
     }
-    for path in args.svg.iter().chain(&args.et2).chain(&args.checkpoint) {
+    for path in args.svg.iter().chain(&args.et2) {
         writable(path)?;
+    }
+    if let Some(path) = &args.checkpoint {
+        rewritable(path)?;
     }
     let start = match &args.checkpoint {
         Some(path) => {

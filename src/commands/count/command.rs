@@ -121,7 +121,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let order = args.order.unwrap_or(DEFAULT_ORDER);
     if let Some(path) = &args.checkpoint {
-        writable(path)?;
+        rewritable(path)?;
         count::check_checkpoint(path, &puzzle, order).map_err(CliError::Usage)?;
     }
     let options = CountOptions {
