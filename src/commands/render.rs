@@ -64,7 +64,10 @@ pub(super) fn run(args: &RenderArgs) -> Result<u8, CliError> {
 /// Solution `index` (1-based) of a JSON report or a seed-format text.
 fn read_solution(path: &Path, index: usize) -> Result<crate::board::Solution, CliError> {
     let err = |message: String| CliError::Output {
-        path: path.to_path_buf(),
+        path: match path == Path::new("-") {
+            true => PathBuf::from("standard input"),
+            false => path.to_path_buf(),
+        },
         message,
     };
     let text = if path == Path::new("-") {
@@ -78,6 +81,13 @@ fn read_solution(path: &Path, index: usize) -> Result<crate::board::Solution, Cl
     };
     let boards = crate::board::parse_saved(&text).map_err(err)?;
     let count = boards.len();
+    if count == 0 {
+        return Err(err(
+            "holds no board: expected the JSON of scramble solve, seed text lines such as \
+             [t=1,r=1] [t=9,r=3] [t=7,r=2], or an .et2 board"
+                .into(),
+        ));
+    }
     boards.into_iter().nth(index - 1).ok_or_else(|| {
         err(format!(
             "has {count} solution(s); --index {index} is out of range"

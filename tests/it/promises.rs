@@ -221,3 +221,89 @@ fn count_uses_its_time_and_claims_no_interval_from_few_hits() {
         assert!(pictures["interval_95"].is_null(), "{pictures}");
     }
 }
+
+/// One overwrite rule: a file that exists is replaced only with --force,
+/// by every command that writes one; checkpoints are rewritten on purpose.
+#[test]
+fn no_command_replaces_a_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("mine.svg");
+    let seed = seed();
+    let s = seed.to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["render", s, "-o"],
+        vec!["graph", s, "-o"],
+        vec!["model", s, "--out"],
+        vec!["solve", s, "--solver", "backtrack", "--dump-model"],
+        vec!["bench", s, "--solvers", "backtrack", "--plot"],
+        vec!["best", s, "--svg"],
+    ];
+    for args in runs {
+        std::fs::write(&mine, "mine").unwrap();
+        let out = cmd().args(&args).arg(&mine).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("already exists (--force replaces it)"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "mine", "{args:?}");
+        let out = cmd()
+            .args(&args)
+            .arg(&mine)
+            .arg("--force")
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_ne!(std::fs::read_to_string(&mine).unwrap(), "mine", "{args:?}");
+    }
+}
+
+/// Small promises of the reports: --limit 0 says what it needs, input
+/// that holds no board says so, a race without an answer names the race,
+/// raw counts under symmetry breaking say what they count.
+#[test]
+fn reports_say_what_they_mean() {
+    let out = cmd()
+        .args(["solve", seed().to_str().unwrap(), "--limit", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must be at least 1"));
+    let out = cmd()
+        .args(["render", seed().to_str().unwrap(), "--solution", "-", "-o"])
+        .arg(tempfile::tempdir().unwrap().path().join("x.svg"))
+        .write_stdin("nothing here\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("standard input: holds no board"), "{err}");
+    // Eternity II in a tenth of a second: no engine answers.
+    let (v, code) = solve_json(&[
+        common::e2("eternity2.txt").to_str().unwrap(),
+        "--solver",
+        "auto",
+        "--limit",
+        "1",
+        "--time-limit",
+        "0.1",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["solver"], "auto", "{v}");
+    assert_eq!(v["model"], "race", "{v}");
+    let out = cmd()
+        .args(["solve", seed().to_str().unwrap(), "--solver", "backtrack"])
+        .args(["--symmetry", "lex"])
+        .output()
+        .unwrap();
+    let text = stdout_ok(&out);
+    assert!(
+        text.contains("raw solutions: 1 (the boards --symmetry lex keeps"),
+        "{text}"
+    );
+}

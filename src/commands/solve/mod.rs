@@ -62,7 +62,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = crate::commands::parse_positive)]
     pub limit: Option<u64>,
     /// The CP formulation (CP-SAT only): table, edge, boolean or
-    /// edge-boolean (docs/model.md). Default: edge, the fastest measured.
+    /// edge-boolean (docs/model.md); the default, edge, is the fastest
+    /// measured.
     #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
     pub model: Choice,
     #[command(flatten)]
