@@ -307,3 +307,36 @@ fn reports_say_what_they_mean() {
         "{text}"
     );
 }
+
+/// `--time-limit` holds on a large board in every engine's first-solution
+/// search: the backtracker's row-end checks and CaDiCaL's preprocessing
+/// each held a 1 s limit for seconds (5.2 s and 3-4 s past it). The bound
+/// has slack for a loaded machine; scripts/conformance records the real
+/// figures.
+#[test]
+fn a_time_limit_holds_on_a_16x16_in_every_first_solution_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir.path().join("16x16-m20-s3-0001.yaml");
+    for engine in ["backtrack", "sat", "auto"] {
+        let start = std::time::Instant::now();
+        let out = cmd()
+            .args(["solve", p.to_str().unwrap(), "--solver", engine])
+            .args(["--limit", "1", "--time-limit", "1", "--format", "json"])
+            .output()
+            .unwrap();
+        let took = start.elapsed();
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["stopped_by"], "time_limit", "{engine}");
+        assert!(
+            took < std::time::Duration::from_millis(3500),
+            "{engine}: {took:?} for a 1 s limit"
+        );
+    }
+}

@@ -333,6 +333,10 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
             continue;
         }
         if let Some(look) = look.filter(|l| l.starts_row(d + 1)) {
+            if st.spend_work() {
+                go = false;
+                break;
+            }
             let mut now: [u64; W] = std::array::from_fn(|w| used[w]);
             now[o / 64 % W] |= tile_bits(o);
             if !look.finish(t, &now, &st.placed, d + 1, &mut st.rest) {

@@ -323,6 +323,11 @@ impl Attempt<'_, '_> {
                 self.stop.store(true, Ordering::Relaxed);
                 return true;
             }
+            // Only the looks per CHECK_EVERY descents count toward the
+            // attempt's budget, not those row-end checks' work asked for.
+            if super::search::work_check() {
+                return false;
+            }
             let spent = checks.fetch_add(1, Ordering::Relaxed) + 1 >= self.budget;
             if spent {
                 out_of_budget.store(true, Ordering::Relaxed);

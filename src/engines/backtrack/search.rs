@@ -22,6 +22,27 @@ use crate::board::Placement;
 /// the clock and the stop flag.
 pub(super) const CHECK_EVERY: u32 = 1 << 16;
 
+/// What one check of a row's end (the lookahead's `finish`) counts for
+/// against [`CHECK_EVERY`] in [`State::work`]: it walks the rest of the
+/// row, tens of microseconds on a 16x16 where a descent takes tens of
+/// nanoseconds. Counted only with the descents, a run of checks that all
+/// failed read the clock seconds apart (5.2 s for a 1 s limit on a 16x16).
+pub(super) const FINISH_COST: u32 = 256;
+
+thread_local! {
+    /// Set while a look at the clock is made for the work of row-end
+    /// checks rather than for [`CHECK_EVERY`] descents ([`work_check`]).
+    static WORK_CHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the look at the clock being made is one that row-end checks'
+/// work asked for: the restarts' budgets, counted in looks per
+/// [`CHECK_EVERY`] descents, leave it out, so that an attempt searches as
+/// many nodes as before.
+pub(super) fn work_check() -> bool {
+    WORK_CHECK.with(|w| w.get())
+}
+
 /// What a search calls with every board that fills its depths: false
 /// stops the search. Dynamic, so each search is compiled once per word
 /// count rather than once per caller too (the build's time; it is called
@@ -46,6 +67,9 @@ pub(super) struct State<'a, const W: usize> {
     /// With a frame check, its results so far (ring.rs).
     pub(super) memo: Memo,
     pub(super) budget: u32,
+    /// The work left before the next look at the clock for row-end checks
+    /// ([`FINISH_COST`] each).
+    pub(super) work: u32,
     pub(super) stop: &'a AtomicBool,
     pub(super) check: &'a (dyn Fn() -> bool + Sync),
 }
@@ -64,6 +88,7 @@ impl<'a, const W: usize> State<'a, W> {
             rest: RowEnds::new(if t.look.is_some() { t.cells } else { 0 }, W),
             memo: Memo::new(t.ring.is_some()),
             budget: CHECK_EVERY,
+            work: CHECK_EVERY,
             stop,
             check,
         }
@@ -94,6 +119,22 @@ impl<'a, const W: usize> State<'a, W> {
         }
         let stop = self.should_stop();
         *budget = self.budget;
+        stop
+    }
+
+    /// One row-end check's work spent ([`FINISH_COST`]); when the work
+    /// runs out, a look at the clock that the restarts' budgets do not
+    /// count ([`work_check`]). True when the search must stop.
+    #[inline]
+    pub(super) fn spend_work(&mut self) -> bool {
+        if self.work > FINISH_COST {
+            self.work -= FINISH_COST;
+            return false;
+        }
+        self.work = CHECK_EVERY;
+        WORK_CHECK.with(|w| w.set(true));
+        let stop = should_stop(self.stop, self.check);
+        WORK_CHECK.with(|w| w.set(false));
         stop
     }
 
@@ -335,8 +376,13 @@ fn search_wide<const W: usize, const K: bool, const LOOK: bool>(
                 return true;
             }
         }
-        if look.starts_row(depth) && !look.finish(t, &st.used, &st.placed, depth, &mut st.rest) {
-            return true;
+        if look.starts_row(depth) {
+            if st.spend_work() {
+                return false;
+            }
+            if !look.finish(t, &st.used, &st.placed, depth, &mut st.rest) {
+                return true;
+            }
         }
         if let Some(ring) = &t.ring
             && depth > 0
