@@ -113,12 +113,18 @@ pub(crate) fn files(
         });
         Ok(())
     };
-    picture("unsolved", svg::unsolved_picture(p, images))?;
+    // The unsolved board too is drawn only while there is time (a 16x16's
+    // PNG takes seconds).
+    let mut cut = !keep_going();
+    if !cut {
+        picture("unsolved", svg::unsolved_picture(p, images))?;
+    }
     let list = r.shown();
     let list = &list[..list.len().min(max)];
     let mut drawn = 0;
     for (k, s) in list.iter().enumerate() {
-        if !keep_going() {
+        if cut || !keep_going() {
+            cut = true;
             break;
         }
         picture(&(k + 1).to_string(), svg::solution_picture(p, s, images))?;
@@ -138,7 +144,7 @@ pub(crate) fn files(
         name: "index.html".into(),
         bytes: html::index(r, drawn).into_bytes(),
     });
-    Ok((out, drawn < list.len()))
+    Ok((out, cut))
 }
 
 /// A plain file name (no folder part), as scramble writes.

@@ -119,17 +119,27 @@ fn join_fits(y: i32, a: &Shown, b: &Shown, a_fixed: bool, b_fixed: bool) -> Vec<
 impl BestModel {
     /// The whole board's model.
     pub fn new(puzzle: &Puzzle) -> BestModel {
-        BestModel::build(puzzle, None)
+        BestModel::build(puzzle, None, &|| false).expect("never stopped")
+    }
+
+    /// The whole board's model, unless `stop` says so while it is built (a
+    /// 32x32's takes seconds: the run's limits hold here too).
+    pub fn new_until(puzzle: &Puzzle, stop: &dyn Fn() -> bool) -> Option<BestModel> {
+        BestModel::build(puzzle, None, stop)
     }
 
     /// The model of the cells `fixed` leaves free, the others keeping
     /// `board`'s placements: the tiles of the free cells move among them,
     /// and the joins that touch a free cell count (a region repair).
     pub fn window(puzzle: &Puzzle, board: &Solution, fixed: &[bool]) -> BestModel {
-        BestModel::build(puzzle, Some((board, fixed)))
+        BestModel::build(puzzle, Some((board, fixed)), &|| false).expect("never stopped")
     }
 
-    fn build(puzzle: &Puzzle, window: Option<(&Solution, &[bool])>) -> BestModel {
+    fn build(
+        puzzle: &Puzzle,
+        window: Option<(&Solution, &[bool])>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<BestModel> {
         let n = puzzle.rows() * puzzle.cols();
         let free =
             |c: usize| window.is_none_or(|(_, fixed)| !fixed.get(c).copied().unwrap_or(false));
@@ -149,6 +159,9 @@ impl BestModel {
         let mut cells = Vec::with_capacity(n);
         let mut by_tile: Vec<Vec<i32>> = vec![Vec::new(); puzzle.len()];
         for c in 0..n {
+            if stop() {
+                return None;
+            }
             let first = variables.len();
             let mut list = Vec::new();
             if free(c) {
@@ -203,6 +216,9 @@ impl BestModel {
             by_edge
         };
         for c in 0..n {
+            if stop() {
+                return None;
+            }
             let (i, j) = (c / cols, c % cols);
             let mut pairs = Vec::new();
             if j + 1 < cols {
@@ -230,7 +246,10 @@ impl BestModel {
             variables,
             constraints,
         };
-        BestModel {
+        if stop() {
+            return None;
+        }
+        Some(BestModel {
             cells,
             first_join,
             joins,
@@ -239,7 +258,7 @@ impl BestModel {
             shape: puzzle.shape(),
             context: window.map(|(board, _)| board.cells().to_vec()),
             join_cells,
-        }
+        })
     }
 
     /// The objective (fewest broken joins) and `hint` as a solution hint.
