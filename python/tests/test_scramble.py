@@ -51,7 +51,12 @@ def without_times(d):
         return {
             k: without_times(v)
             for k, v in d.items()
-            if not (k.endswith("_s") or k in ("nodes_per_second", "branches", "conflicts"))
+            # memory_limit_mb: half the memory available when the run
+            # starts, which other programs change.
+            if not (
+                k.endswith("_s")
+                or k in ("nodes_per_second", "branches", "conflicts", "memory_limit_mb")
+            )
         }
     if isinstance(d, list):
         return [without_times(x) for x in d]

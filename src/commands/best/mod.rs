@@ -488,34 +488,13 @@ enum Role {
 
 /// Run the search; `on_improve` gets each improvement (verified) as it is
 /// found, on the calling thread.
-/// The most placement variables CP-SAT's whole-board model may have
-/// (Eternity II's: 262,144). A 32x32 board's 4.2 million made an 800 MB
-/// model that took seconds to build and hand over, past any time limit,
-/// for a solve that could not start: refused up front instead.
-const MAX_WHOLE_VARIABLES: u64 = 1_000_000;
-
-/// CP-SAT alone on a board whose whole model is too large: the error.
-fn too_large(puzzle: &Puzzle, options: &BestOptions) -> Option<BestError> {
-    let cells = (puzzle.rows() * puzzle.cols()) as u64;
-    let variables = cells * puzzle.len() as u64 * puzzle.rotations().count() as u64;
-    (options.method == Method::CpSat && variables > MAX_WHOLE_VARIABLES).then(|| {
-        SolveError::TooLarge(format!(
-            "{}: CP-SAT's whole-board model would hold {variables} placement variables, \
-             more than the limit of {MAX_WHOLE_VARIABLES}; use --method backtrack, or hybrid \
-             (CP-SAT on windows of the board)",
-            puzzle.source().display()
-        ))
-        .into()
-    })
-}
-
 pub(crate) fn run(
     puzzle: &Puzzle,
     options: &BestOptions,
     on_improve: &mut dyn FnMut(&Improvement),
 ) -> Result<BestRun, BestError> {
-    if let Some(e) = too_large(puzzle, options) {
-        return Err(e);
+    if options.method == Method::CpSat {
+        BestModel::fits(puzzle)?;
     }
     let started = Instant::now();
     let joins = Score::joins_of(puzzle);

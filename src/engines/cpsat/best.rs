@@ -116,10 +116,61 @@ fn join_fits(y: i32, a: &Shown, b: &Shown, a_fixed: bool, b_fixed: bool) -> Vec<
     out
 }
 
+/// What a cell shows on a side: per edge (as its partner must show it,
+/// with `partner`), the literals of its placements that show it; a fixed
+/// cell (`fixed`): its one edge, no literal.
+fn shown_on(
+    puzzle: &Puzzle,
+    fixed: Option<crate::board::Placement>,
+    (first, list): &(usize, Vec<(usize, u8)>),
+    side: usize,
+    partner: bool,
+) -> Shown {
+    let mut by_edge: std::collections::BTreeMap<_, Vec<i32>> = Default::default();
+    let key = |e: crate::puzzle::Edge| (e.motif, if partner { e.half.partner() } else { e.half });
+    match fixed {
+        Some(p) => {
+            if let Some(k) = puzzle.index_of(p.tile) {
+                by_edge.insert(key(puzzle.tiles()[k].edge(p.rotation, side)), vec![]);
+            }
+        }
+        None => {
+            for (x, &(k, r)) in list.iter().enumerate() {
+                let e = puzzle.tiles()[k].edge(r, side);
+                by_edge.entry(key(e)).or_default().push((first + x) as i32);
+            }
+        }
+    }
+    by_edge
+}
+
+/// The most placement variables CP-SAT's whole-board model may have
+/// (Eternity II's: 262,144). A 32x32 board's 4.2 million made an 800 MB
+/// model that took seconds to build and hand over, past any time limit,
+/// for a solve that could not start: refused up front instead.
+const MAX_WHOLE_VARIABLES: u64 = 1_000_000;
+
 impl BestModel {
     /// The whole board's model.
     pub fn new(puzzle: &Puzzle) -> BestModel {
         BestModel::build(puzzle, None, &|| false).expect("never stopped")
+    }
+
+    /// Whether the whole board's model is small enough to build: at most
+    /// [`MAX_WHOLE_VARIABLES`] placements, else an error that says what it
+    /// would hold and what to use instead.
+    pub fn fits(puzzle: &Puzzle) -> Result<(), SolveError> {
+        let cells = (puzzle.rows() * puzzle.cols()) as u64;
+        let variables = cells * puzzle.len() as u64 * puzzle.rotations().count() as u64;
+        if variables <= MAX_WHOLE_VARIABLES {
+            return Ok(());
+        }
+        Err(SolveError::TooLarge(format!(
+            "{}: CP-SAT's whole-board model would hold {variables} placement variables, \
+             more than the limit of {MAX_WHOLE_VARIABLES}; use --method backtrack, or hybrid \
+             (CP-SAT on windows of the board)",
+            puzzle.source().display()
+        )))
     }
 
     /// The whole board's model, unless `stop` says so while it is built (a
@@ -195,25 +246,11 @@ impl BestModel {
         // What a cell shows on a side: per edge, the literals of its
         // placements that show it (a fixed cell: its one edge, no literal).
         let shown = |c: usize, side: usize, partner: bool| {
-            let mut by_edge: std::collections::BTreeMap<_, Vec<i32>> = Default::default();
-            let key =
-                |e: crate::puzzle::Edge| (e.motif, if partner { e.half.partner() } else { e.half });
-            match window {
-                Some((board, _)) if !free(c) => {
-                    let p = board.cells()[c];
-                    if let Some(k) = puzzle.index_of(p.tile) {
-                        by_edge.insert(key(puzzle.tiles()[k].edge(p.rotation, side)), vec![]);
-                    }
-                }
-                _ => {
-                    let (first, list) = &cells[c];
-                    for (x, &(k, r)) in list.iter().enumerate() {
-                        let e = puzzle.tiles()[k].edge(r, side);
-                        by_edge.entry(key(e)).or_default().push((first + x) as i32);
-                    }
-                }
-            }
-            by_edge
+            let fixed = match window {
+                Some((board, _)) if !free(c) => Some(board.cells()[c]),
+                _ => None,
+            };
+            shown_on(puzzle, fixed, &cells[c], side, partner)
         };
         for c in 0..n {
             if stop() {
