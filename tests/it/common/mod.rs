@@ -153,12 +153,7 @@ pub fn stdout_ok(out: &std::process::Output) -> String {
 /// loaded machine a child may not have installed its handler yet when the
 /// caller's sleep ends, and SIGINT would then kill it outright.
 pub fn interrupt(child: &std::process::Child) {
-    wait_for_sigint_handler(child.id());
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    interrupt_burst(child, 1);
 }
 
 /// Send `n` SIGINTs to a running child in one instant (one `kill` call,
