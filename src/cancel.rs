@@ -2,7 +2,9 @@
 //! anyone may trigger (Ctrl-C, a coordinator whose workers are done, the
 //! caller of the Python package) and the run's deadline. Every phase of a
 //! run looks at the same value: building a model, a search, the expansion
-//! of its solutions, the waits of a coordinator.
+//! of its solutions, the waits of a coordinator. A phase that grows
+//! memory outside the search's own ceiling (building a CP model, encoding
+//! it) also gives its [`Cancel`] a resident-memory ceiling.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,19 +75,39 @@ pub enum Stopped {
     TimeLimit,
     /// The token was triggered.
     Interrupted,
+    /// The process's resident memory passed the ceiling.
+    MemoryLimit,
 }
 
-/// A token and a deadline: what every phase of a run checks.
+/// A token and a deadline, and for some phases a memory ceiling: what
+/// every phase of a run checks.
 #[derive(Clone, Debug, Default)]
 pub struct Cancel {
     token: StopToken,
     deadline: Option<Instant>,
+    /// A resident size (bytes) past which [`Cancel::check`] says stop.
+    ceiling: Option<u64>,
 }
 
 impl Cancel {
     /// Stop when `token` is triggered or at `deadline` (None: no deadline).
     pub fn new(token: StopToken, deadline: Option<Instant>) -> Cancel {
-        Cancel { token, deadline }
+        Cancel {
+            token,
+            deadline,
+            ceiling: None,
+        }
+    }
+
+    /// The same stop, also past a resident size of `ceiling` bytes. Each
+    /// check then reads the process's memory (about 10 microseconds), so
+    /// it is for phases that check rarely: per row of a model, per chunk
+    /// of its encoding.
+    pub fn with_ceiling(&self, ceiling: u64) -> Cancel {
+        Cancel {
+            ceiling: Some(ceiling),
+            ..self.clone()
+        }
     }
 
     /// Never stops by itself (its own token can still be triggered).
@@ -110,6 +132,7 @@ impl Cancel {
         Cancel {
             token: self.token.clone(),
             deadline,
+            ceiling: self.ceiling,
         }
     }
 
@@ -120,12 +143,18 @@ impl Cancel {
     }
 
     /// Whether to stop now, and why: the token first, so a stop asked for
-    /// as the deadline passes reads as asked.
+    /// as the deadline passes reads as asked, then the deadline, then the
+    /// memory.
     pub fn check(&self) -> Result<(), Stopped> {
         if self.token.is_stopped() {
             Err(Stopped::Interrupted)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Err(Stopped::TimeLimit)
+        } else if self
+            .ceiling
+            .is_some_and(|c| resident_bytes().is_some_and(|b| b > c))
+        {
+            Err(Stopped::MemoryLimit)
         } else {
             Ok(())
         }
@@ -134,6 +163,27 @@ impl Cancel {
     pub fn is_stopped(&self) -> bool {
         self.check().is_err()
     }
+}
+
+/// The process's resident memory in bytes (`VmRSS` of /proc/self/status),
+/// or None where that cannot be read (not Linux).
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    kilobytes(&status, "VmRSS:")
+}
+
+/// A `NAME: N kB` line's bytes (the format of /proc/self/status and
+/// /proc/meminfo).
+pub fn kilobytes(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kb: u64 = line
+        .trim_start_matches(name)
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
 }
 
 #[cfg(test)]
@@ -164,6 +214,25 @@ mod tests {
         assert_eq!(i.request(t + Duration::from_millis(99)), Request::Same);
         assert_eq!(i.request(t + Interrupts::BURST), Request::Quit);
         assert_eq!(i.request(t + Duration::from_secs(5)), Request::Quit);
+    }
+
+    #[test]
+    fn a_ceiling_stops_past_the_resident_memory_and_is_kept_by_until() {
+        let held = resident_bytes().expect("Linux has /proc/self/status");
+        let c = Cancel::never();
+        assert_eq!(c.with_ceiling(held / 2).check(), Err(Stopped::MemoryLimit));
+        assert_eq!(
+            c.with_ceiling(held / 2).until(None).check(),
+            Err(Stopped::MemoryLimit)
+        );
+        assert_eq!(c.with_ceiling(u64::MAX).check(), Ok(()));
+        // The token and the deadline read first.
+        let past = Cancel::new(StopToken::new(), Some(Instant::now())).with_ceiling(0);
+        assert_eq!(past.check(), Err(Stopped::TimeLimit));
+        assert_eq!(
+            kilobytes("MemTotal: 10 kB\nMemAvailable:    4 kB\n", "MemAvailable:"),
+            Some(4096)
+        );
     }
 
     #[test]

@@ -276,6 +276,8 @@ pub enum BuildError {
     TimeLimit,
     #[error("interrupted while building the model")]
     Interrupted,
+    #[error("the memory limit was reached while building the model")]
+    MemoryLimit,
     #[error(
         "{puzzle}: the {model} model would hold {values} integers ({tuples} table tuples), more than the limit of {limit}; {hint}"
     )]
@@ -294,6 +296,7 @@ impl From<Stopped> for BuildError {
         match why {
             Stopped::TimeLimit => BuildError::TimeLimit,
             Stopped::Interrupted => BuildError::Interrupted,
+            Stopped::MemoryLimit => BuildError::MemoryLimit,
         }
     }
 }

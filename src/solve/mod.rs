@@ -223,8 +223,9 @@ pub enum StopReason {
     Limit,
     /// `merge`: some shards are missing or stopped early.
     Shards,
-    /// CP-SAT: a solve that could not be cut smaller passed the memory
-    /// ceiling (src/engines/cpsat/ceiling.rs).
+    /// CP-SAT: building its model, loading it, or a solve that could not
+    /// be cut smaller would pass the memory ceiling
+    /// (src/engines/cpsat/ceiling.rs).
     MemoryLimit,
 }
 
@@ -233,6 +234,7 @@ impl From<Stopped> for StopReason {
         match why {
             Stopped::TimeLimit => StopReason::TimeLimit,
             Stopped::Interrupted => StopReason::Interrupted,
+            Stopped::MemoryLimit => StopReason::MemoryLimit,
         }
     }
 }
@@ -246,8 +248,8 @@ impl std::fmt::Display for StopReason {
             StopReason::Limit => "limit of solutions reached",
             StopReason::Shards => "shards missing or incomplete",
             StopReason::MemoryLimit => {
-                "memory ceiling reached by a CP-SAT solve that cannot be cut smaller \
-                 (raise it with --memory-limit MB)"
+                "memory ceiling reached: CP-SAT's model, or a solve that cannot be cut \
+                 smaller, would pass it (raise it with --memory-limit MB)"
             }
         })
     }
@@ -277,6 +279,7 @@ impl SolverRun {
     pub(crate) fn stopped_while_building(e: &crate::model::BuildError) -> SolverRun {
         let reason = match e {
             crate::model::BuildError::TimeLimit => StopReason::TimeLimit,
+            crate::model::BuildError::MemoryLimit => StopReason::MemoryLimit,
             _ => StopReason::Interrupted,
         };
         SolverRun {

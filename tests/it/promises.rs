@@ -340,3 +340,38 @@ fn a_time_limit_holds_on_a_16x16_in_every_first_solution_engine() {
         );
     }
 }
+
+#[test]
+fn cp_sat_s_memory_limit_holds_while_its_model_is_built_and_loaded() {
+    if !common::has_cpsat() {
+        return;
+    }
+    // The 16x16 `edge-boolean` model: 0.4 GB built, 63 MB encoded, 1.5 GB
+    // once CP-SAT has loaded it, a phase in which CP-SAT does not stop when
+    // asked. Under 300 MB the build stops; under 1,000 MB the build fits but
+    // the model is not handed to CP-SAT. Either way no solve starts and the
+    // report names the allowance.
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir.path().join("16x16-m20-s3-0001.yaml");
+    for (mb, mode) in [("300", "--count"), ("1000", "--count"), ("1000", "--limit")] {
+        let mut args = vec![p.to_str().unwrap(), "--model", "edge-boolean"];
+        args.extend(["--memory-limit", mb, mode]);
+        if mode == "--limit" {
+            args.push("1");
+        }
+        let (v, code) = solve_json(&args);
+        assert_eq!(code, 1, "{mb} {mode}");
+        assert_eq!(v["stopped_by"], "memory_limit", "{mb} {mode}");
+        assert_eq!(
+            v["solver_stats"]["memory_limit_mb"],
+            mb.parse::<u64>().unwrap()
+        );
+        assert!(v["solver_stats"]["branches"].as_u64().unwrap_or(0) == 0);
+    }
+}

@@ -278,8 +278,8 @@ fn a_memory_limit_below_the_run_stops_cp_sat_with_its_reason() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "INCOMPLETE: memory ceiling reached by a CP-SAT solve that cannot be cut smaller \
-             (raise it with --memory-limit MB)",
+            "INCOMPLETE: memory ceiling reached: CP-SAT's model, or a solve that cannot be \
+             cut smaller, would pass it (raise it with --memory-limit MB)",
         ));
     let seed = seed();
     // A ceiling above the run changes nothing.

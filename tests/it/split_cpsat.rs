@@ -151,9 +151,10 @@ fn a_presolve_alone_past_the_memory_ceiling_stops_the_run() {
         return;
     }
     // A run with no memory to add is past its ceiling at every look, with
-    // or without a solve running (whatever the tests beside it hold): its
-    // first solve is asked to stop at its first poll, and nothing smaller
-    // would fit.
+    // or without a solve running (whatever the tests beside it hold): the
+    // build, the check that CP-SAT can load the model, or its first solve's
+    // first poll stops it, whichever looks first, and nothing smaller would
+    // fit.
     let mut solver = CpSat::new().unwrap();
     solver.limits.memory_ceiling = 0;
     for threads in [1, 2] {

@@ -44,7 +44,7 @@ pub(crate) enum DpError {
     },
     /// More states than allowed.
     #[error(
-        "the dynamic programme needs more than {max} states at step {step} of {steps} \
+        "the dynamic programme needs to hold more than {max} states at step {step} of {steps} \
          (about {mb} MB); raise --max-states or count by enumeration or estimate"
     )]
     TooManyStates {
@@ -66,13 +66,13 @@ pub(crate) enum DpError {
 pub(crate) struct DpRun {
     /// Pictures left unchanged by the turn.
     pub count: u128,
-    /// The most states alive after one step.
+    /// The most states held at once (a step's input and output).
     pub peak_states: usize,
 }
 
 /// Bounds on one programme.
 pub(crate) struct Limits<'a> {
-    /// The most states one step may hold.
+    /// The most states held at once: a step's input and its output.
     pub max_states: usize,
     /// Whether to stop (time limit or interrupt); polled often.
     pub stop: &'a (dyn Fn() -> bool + Sync),
@@ -298,7 +298,9 @@ impl Programme {
         let total = self.steps.len();
         let owners = limits.threads.clamp(1, SHARDS);
         for i in 0..total {
-            let states = AtomicUsize::new(0);
+            // A step holds its input's states and its output's: both count.
+            let held: usize = cur.iter().map(|t| t.len()).sum();
+            let states = AtomicUsize::new(held);
             let cur_ref = &cur;
             let states_ref = &states;
             // Each thread reads every state and keeps the successors that
@@ -551,6 +553,27 @@ mod tests {
         assert!(matches!(
             capped,
             Err(DpError::TooManyStates { max: 10, .. })
+        ));
+    }
+
+    #[test]
+    fn the_cap_counts_a_step_s_input_and_output_together() {
+        // Under a cap of exactly the most states held at once (a step's
+        // input and output) the count goes through; one less and it fails.
+        let p = corpus("der-sternenhimmel");
+        let run = pictures_fixed_by(&p, 0, &limits()).unwrap();
+        let cap = |max_states| Limits {
+            max_states,
+            stop: &never,
+            threads: 2,
+        };
+        assert_eq!(
+            pictures_fixed_by(&p, 0, &cap(run.peak_states)).unwrap(),
+            run
+        );
+        assert!(matches!(
+            pictures_fixed_by(&p, 0, &cap(run.peak_states - 1)),
+            Err(DpError::TooManyStates { .. })
         ));
     }
 }

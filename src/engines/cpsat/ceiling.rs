@@ -29,6 +29,8 @@
 //! solutions (`--limit`, one solve with every worker) have nothing to split
 //! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
+use crate::cancel::{kilobytes, resident_bytes};
+
 /// The allowance where the machine's available memory cannot be read
 /// (not Linux): under 1 GB for a 16x16 board, with room for the solve
 /// being stopped to notice.
@@ -61,19 +63,6 @@ fn available_bytes() -> Option<u64> {
     kilobytes(&info, "MemAvailable:")
 }
 
-/// A `NAME: N kB` line's bytes.
-fn kilobytes(text: &str, name: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with(name))?;
-    let kb: u64 = line
-        .trim_start_matches(name)
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
-}
-
 /// The resident size (bytes) past which a run that starts now and may add
 /// `allowance` is stopped: what the process holds now plus the allowance.
 /// Where resident memory cannot be read, the allowance alone (the ceiling
@@ -86,11 +75,25 @@ pub(crate) fn for_run(allowance: u64) -> u64 {
     resident_bytes().unwrap_or(0).saturating_add(allowance)
 }
 
-/// The process's resident memory in bytes (`VmRSS` of /proc/self/status),
-/// or None where that cannot be read (not Linux).
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    kilobytes(&status, "VmRSS:")
+/// What CP-SAT holds per byte of the model it is given, once it has
+/// loaded and presolved it (before its search grows): measured on
+/// generated 8x8 to 16x16 boards and Eternity II with every CP model, 17
+/// to 25 times the model's bytes (a 16x16 `edge-boolean` model of 63 MB:
+/// 1.1 GB over the 0.46 GB the process held with the model built; a 12x12
+/// `table` model of 12 MB: 0.28 GB). The largest is taken: a model that
+/// passes this check fits, where a smaller factor let a 16x16
+/// `edge-boolean` model under a 1,500 MB limit reach 1.85 GB.
+const LOAD_PER_MODEL_BYTE: u64 = 25;
+
+/// Whether CP-SAT can load a model of `model_bytes` without the process
+/// passing `ceiling`: what it holds now plus [`LOAD_PER_MODEL_BYTE`] per
+/// byte. CP-SAT does not look at a stop request while it loads and
+/// presolves a large model (a 16x16 `edge-boolean` model grew the
+/// process from 0.4 to 1.5 GB in 5 s, unstoppable), so a model that
+/// cannot fit is not given to it.
+pub(crate) fn loads(model_bytes: usize, ceiling: u64) -> bool {
+    let need = (model_bytes as u64).saturating_mul(LOAD_PER_MODEL_BYTE);
+    resident_bytes().is_none_or(|held| held.saturating_add(need) <= ceiling)
 }
 
 /// Whether the process is past `ceiling`.
@@ -184,10 +187,6 @@ mod tests {
         assert_eq!(default_for(Some(23_000_000_000)), 11_500_000_000);
         assert_eq!(default_for(Some(300_000_000)), LEAST_ALLOWANCE);
         assert_eq!(default_for(None), FALLBACK_ALLOWANCE);
-        assert_eq!(
-            kilobytes("MemTotal: 10 kB\nMemAvailable:    4 kB\n", "MemAvailable:"),
-            Some(4096)
-        );
         assert!(default_allowance() >= LEAST_ALLOWANCE);
     }
 

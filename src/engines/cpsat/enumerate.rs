@@ -143,11 +143,18 @@ pub(crate) struct Run<'a> {
 
 impl Run<'_> {
     /// The model's constraints encoded for CP-SAT, within the run's time
-    /// limit and Ctrl-C.
+    /// limit, Ctrl-C and memory ceiling; refused (`MemoryLimit`) when
+    /// CP-SAT could not load them under the ceiling
+    /// ([`ceiling::loads`]), before any solve.
     pub(super) fn encode_constraints(&self) -> Result<Vec<u8>, BuildError> {
-        let mut bytes = super::encode_constraints(&self.model.constraints, &self.cancel)?;
+        let ceiling = self.limits.memory_ceiling;
+        let cancel = self.cancel.with_ceiling(ceiling);
+        let mut bytes = super::encode_constraints(&self.model.constraints, &cancel)?;
         if let Some(user) = self.user {
             bytes.extend_from_slice(&user.bytes);
+        }
+        if !ceiling::loads(bytes.len(), ceiling) {
+            return Err(BuildError::MemoryLimit);
         }
         Ok(bytes)
     }

@@ -204,6 +204,16 @@ fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
     search_pictures(labellings_per_picture(puzzle))
 }
 
+impl CpSat {
+    /// A run stopped before its first solve, saying which memory
+    /// allowance was in force (the build may be what passed it).
+    fn stopped_while_building(&self, e: &BuildError) -> SolverRun {
+        let mut run = SolverRun::stopped_while_building(e);
+        run.stats.memory_limit_mb = Some(self.limits.memory_ceiling / 1_000_000);
+        run
+    }
+}
+
 impl Solver for CpSat {
     fn engine(&self) -> crate::solve::Engine {
         crate::solve::Engine::CpSat
@@ -251,12 +261,12 @@ impl Solver for CpSat {
             &options.symmetry,
             self.searches_full_tree(),
             takes_pictures(puzzle, options),
-            &cancel,
+            &cancel.with_ceiling(run_ceiling),
         );
         let (model, expansion) = match built {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
-            Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
+            Err(e) => return Ok(self.stopped_while_building(&e)),
         };
         let user = match &self.constraints {
             Some(c) => Some(
@@ -294,7 +304,7 @@ impl Solver for CpSat {
                 .check()
                 .err()
                 .map_or(BuildError::TimeLimit, BuildError::from);
-            return Ok(SolverRun::stopped_while_building(&e));
+            return Ok(self.stopped_while_building(&e));
         }
         let mut result = if options.limit.is_some() {
             first::first(&run, callback)?
