@@ -265,8 +265,23 @@ impl Puzzle {
     }
 
     /// Why cell `c` may not hold tile index `k` in rotation `r`, or `None`
-    /// if it may: the turning rule, the hints, the frame.
+    /// if it may: the turning rule, the hints, the frame, a fixed piece
+    /// beside it that it does not match.
     pub fn why_not(&self, c: usize, k: usize, r: u8) -> Option<&'static str> {
+        self.why_not_alone(c, k, r).or_else(|| {
+            self.misfits_a_fixed_neighbour(c, k, r)
+                .then_some("it does not match the fixed piece beside it")
+        })
+    }
+
+    /// Whether cell `c` may hold tile index `k` in rotation `r` by the rules
+    /// of the cell alone (turning, hints, frame), whatever is beside it.
+    pub(crate) fn allows_alone(&self, c: usize, k: usize, r: u8) -> bool {
+        self.why_not_alone(c, k, r).is_none()
+    }
+
+    /// [`Puzzle::why_not`] without the fixed pieces beside the cell.
+    fn why_not_alone(&self, c: usize, k: usize, r: u8) -> Option<&'static str> {
         if self.turning == Turning::None && r != 0 {
             return Some("tiles may not turn");
         }
@@ -291,6 +306,36 @@ impl Puzzle {
             }
         }
         None
+    }
+
+    /// Whether tile index `k` in rotation `r` on cell `c` shows a fixed
+    /// neighbour an edge that does not match it. Every solution matches
+    /// its fixed pieces, so this only prunes: every search that places
+    /// pieces gets the cells beside a fixed piece with only the candidates
+    /// that match it (the Eternity II starter's four neighbours), rather
+    /// than learning it when the fixed piece's cell comes.
+    fn misfits_a_fixed_neighbour(&self, c: usize, k: usize, r: u8) -> bool {
+        if self.hints.is_empty() {
+            return false;
+        }
+        let (i, j) = (c / self.cols, c % self.cols);
+        let tile = &self.tiles[k];
+        [RIGHT, TOP, LEFT, BOTTOM].into_iter().any(|d| {
+            let beside = match d {
+                RIGHT if j + 1 < self.cols => c + 1,
+                TOP if i > 0 => c - self.cols,
+                LEFT if j > 0 => c - 1,
+                BOTTOM if i + 1 < self.rows => c + self.cols,
+                _ => return false,
+            };
+            let Some(h) = self.hints.iter().find(|h| h.cell == beside) else {
+                return false;
+            };
+            let Some(fixed) = self.tiles.iter().find(|t| t.id == h.tile) else {
+                return false;
+            };
+            !tile.edge(r, d).fits(fixed.edge(h.rotation, (d + 2) % 4))
+        })
     }
 
     /// Whether cell `c` may hold tile index `k` in rotation `r`.
@@ -460,5 +505,41 @@ mod tests {
             assert_eq!(once, q.turn_cell(3, c));
             assert_eq!(q.turn_cell(1, q.turn_cell(1, c)), q.turn_cell(2, c));
         }
+    }
+
+    #[test]
+    fn the_cells_beside_a_fixed_piece_allow_only_what_matches_it() {
+        let seed = crate::puzzle::Puzzle::load(std::path::Path::new("puzzles/3x3-original"))
+            .expect("the seed puzzle");
+        let id = seed.tiles()[0].id;
+        let p = seed
+            .with_hints(&[Hint {
+                cell: 4,
+                tile: id,
+                rotation: 1,
+            }])
+            .unwrap();
+        let fixed = &p.tiles()[0];
+        // The centre's right, top, left and bottom neighbours.
+        let beside = [(5, RIGHT), (1, TOP), (3, LEFT), (7, BOTTOM)];
+        let mut pruned = 0;
+        for c in 0..9 {
+            for k in 1..p.len() {
+                for r in 0..4 {
+                    let matches = beside
+                        .iter()
+                        .filter(|b| b.0 == c)
+                        .all(|&(_, d)| p.tiles()[k].edge(r, (d + 2) % 4).fits(fixed.edge(1, d)));
+                    assert!(p.allows_alone(c, k, r) || c == 4);
+                    assert_eq!(p.allows(c, k, r), c != 4 && matches, "{c} {k} {r}");
+                    pruned += usize::from(!matches);
+                }
+            }
+        }
+        assert!(pruned > 0);
+        assert_eq!(
+            p.why_not(5, 1, 0).is_some(),
+            !p.tiles()[1].edge(0, LEFT).fits(fixed.edge(1, RIGHT))
+        );
     }
 }

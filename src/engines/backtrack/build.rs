@@ -174,7 +174,10 @@ impl Reduction {
 /// In placement order, each step (its cell and the neighbours placed
 /// before it) and the orientations its cell may hold (`words` words a
 /// cell): the rules, the symmetry breaking, the turn reduction and, with
-/// kinds, distinct rotations only.
+/// kinds, distinct rotations only; and, in the same layout, the
+/// orientations only a fixed piece beside the cell forbids (what the key
+/// tables may hold while the candidates are checked against the cell's
+/// set, lists.rs).
 pub(super) fn steps_and_allowed(
     puzzle: &Puzzle,
     symmetry: &Symmetry,
@@ -182,12 +185,14 @@ pub(super) fn steps_and_allowed(
     words: usize,
     kinds: bool,
     red: &Reduction,
-) -> (Vec<Step>, Vec<u64>) {
+) -> (Vec<Step>, Vec<u64>, Vec<u64>) {
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let (cells, nori) = (rows * cols, puzzle.len() * 4);
     let rules = puzzle.has_rules();
     let every = |w: usize| !from_bit(nori, w);
     let mut allowed = Vec::with_capacity(cells * words);
+    // Per depth: what only a fixed piece beside the cell forbids.
+    let mut beside = Vec::with_capacity(cells * words);
     let mut placed = vec![false; cells];
     let mut steps: Vec<Step> = Vec::with_capacity(cells);
     for &c in order_cells {
@@ -223,11 +228,16 @@ pub(super) fn steps_and_allowed(
                 *w &= red.centre_mask;
             }
         }
+        let mut beside_fixed = vec![0u64; words];
         if rules {
-            // The frame, fixed pieces and no-turn rule: the cell's domain.
+            // The frame, fixed pieces and no-turn rule: the cell's domain,
+            // less what does not match a fixed piece beside it.
             for o in 0..nori {
-                if !puzzle.allows(c, o / 4, (o % 4) as u8) {
+                let (k, r) = (o / 4, (o % 4) as u8);
+                if !puzzle.allows_alone(c, k, r) {
                     allowed[from + o / 64] &= !(1 << (o % 64));
+                } else if !puzzle.allows(c, k, r) {
+                    beside_fixed[o / 64] |= 1 << (o % 64);
                 }
             }
         }
@@ -248,7 +258,11 @@ pub(super) fn steps_and_allowed(
                 }
             }
         }
+        for (w, b) in allowed[from..].iter_mut().zip(&beside_fixed) {
+            *w &= !b;
+        }
+        beside.extend(beside_fixed);
         placed[c] = true;
     }
-    (steps, allowed)
+    (steps, allowed, beside)
 }

@@ -49,7 +49,10 @@ pub(super) fn dense_codes(
 /// every orientation); per table, the keys its steps read (bits: both
 /// neighbours, the first missing, the second missing, both missing).
 pub(super) struct KeyTables<'a> {
+    /// Per depth, what its tables hold.
     pub(super) allowed: &'a [u64],
+    /// Per depth, what it allows (a subset of `allowed`).
+    pub(super) exact: &'a [u64],
     pub(super) words: usize,
     pub(super) nori: usize,
     pub(super) max_domains: usize,
@@ -131,7 +134,8 @@ impl<'a> KeyTables<'a> {
             *x = (cell, (dir + 2) % 4, dir);
         }
         let domain = self.domain_of(depth);
-        let restricted = domain.is_none();
+        let at = depth * self.words..(depth + 1) * self.words;
+        let restricted = domain.is_none() || self.allowed[at.clone()] != self.exact[at];
         let next_link_edge = steps
             .get(depth + 1)
             .and_then(|n| n.link.map(|dir| (dir + 2) % 4))

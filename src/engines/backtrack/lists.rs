@@ -123,20 +123,24 @@ pub(super) struct Lists {
 
 impl Lists {
     /// The lists for `steps`, given each orientation's edge codes and the
-    /// per-depth allowed sets (`words` words each); none when the puzzle
-    /// has more than [`MAX_SPAN`] codes.
+    /// per-depth allowed sets (`words` words each) and the sets the key
+    /// tables hold (`tabled`, each a superset: a depth where they differ
+    /// checks its candidates against its allowed set); none when the
+    /// puzzle has more than [`MAX_SPAN`] codes.
     pub(super) fn new(
         edges: &[[u16; 4]],
         partner: impl Fn(u16) -> u16,
         steps: &[Step],
         allowed: &[u64],
+        tabled: &[u64],
         words: usize,
         nori: usize,
     ) -> Option<Lists> {
         let (code, need, wild) = dense_codes(edges, partner)?;
         let span = wild + 1;
         let mut keys = KeyTables {
-            allowed,
+            allowed: tabled,
+            exact: allowed,
             words,
             nori,
             max_domains: MAX_DOMAINS.min((1 << 18) / (span * span)),

@@ -230,7 +230,7 @@ impl<'p> Tables<'p> {
         let order_cells = order.cells(rows, cols);
         let first_cell = order_cells[0];
         let red = Reduction::new(puzzle, symmetry, first_cell, reduce_turns, kinds);
-        let (steps, mut allowed) =
+        let (steps, mut allowed, beside_fixed) =
             steps_and_allowed(puzzle, symmetry, &order_cells, words, kinds, &red);
         let (kind_of, next_copy, start_used) = kind_tables(puzzle, words, kinds);
         if red.reduce == Reduce::FirstOfOrbit {
@@ -249,7 +249,19 @@ impl<'p> Tables<'p> {
         };
         let scan = matches!(order, Order::Row | Order::RowUp | Order::Frame);
         let lists = (lists || scan && words > 1 && !kinds)
-            .then(|| Lists::new(&edges, partner, &steps, &allowed, words, nori))
+            .then(|| {
+                // The key tables ignore what only a fixed piece beside a
+                // cell forbids (its candidates are checked one by one):
+                // the cells beside the Eternity II starter would otherwise
+                // get tables of their own, each tile would lie in more
+                // than four lists, and the masks' walk would be lost.
+                let tabled: Vec<u64> = allowed
+                    .iter()
+                    .zip(&beside_fixed)
+                    .map(|(a, b)| a | b)
+                    .collect();
+                Lists::new(&edges, partner, &steps, &allowed, &tabled, words, nori)
+            })
             .flatten();
         let mut t = Tables {
             puzzle,
