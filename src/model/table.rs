@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use itertools::iproduct;
 
 use super::{BuildError, Building, Constraint, Encoding, Model, Size};
@@ -49,6 +51,13 @@ impl Encoding for Table {
     /// placements (danger-puzzle, 1 thread: 26.2 s against 18.2 s).
     fn start_in_ranges(&self) -> bool {
         false
+    }
+    /// Its presolve alone takes 0.3-1 s on the corpus's 3x3 and 4x4
+    /// boards, and every part pays it again: a whole model that ends within
+    /// a second ends sooner than its parts (docs/benchmarks.md, "Splitting
+    /// CP-SAT's enumeration").
+    fn whole_model_slice(&self) -> Duration {
+        Duration::from_secs(1)
     }
     fn name(&self) -> &'static str {
         "table"

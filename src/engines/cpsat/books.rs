@@ -88,6 +88,10 @@ impl Books {
             at_ceiling: r.at_ceiling,
             searched: r.branches > 0 || !r.solutions.is_empty(),
             can_split: r.job.adaptive && r.job.prefix.len() < run.puzzle.len(),
+            whole: run.limits.lengthen_whole
+                && r.job.adaptive
+                && r.job.depth() == 0
+                && r.job.range.is_none(),
             // A stopped solve's memory is back when it returns.
             still_over: r.at_ceiling
                 && self.in_flight == 0
@@ -124,6 +128,10 @@ impl Books {
     ) {
         match next {
             Next::Retry => self.queue.push_front(r.job.clone()),
+            Next::Longer => {
+                shared.slices.lock().unwrap().lengthen_whole();
+                self.queue.push_front(r.job.clone());
+            }
             Next::Split => {
                 *self.stats.subproblems_split.as_mut().unwrap() += 1;
                 // Later splits go straight to placements: on boards with
@@ -158,7 +166,9 @@ impl Books {
                         self.stop_reason.get_or_insert(StopReason::Interrupted);
                         shared.stop_all();
                     }
-                    Next::Unfinished | Next::Retry | Next::Split => self.incomplete = true,
+                    Next::Unfinished | Next::Retry | Next::Split | Next::Longer => {
+                        self.incomplete = true
+                    }
                 }
                 self.progress.subproblems_done += 1;
                 self.progress.solutions += r.solutions.len() as u64;

@@ -85,17 +85,20 @@ pub(crate) const DEFAULT_SLICE: Duration = Duration::from_secs(2);
 /// first (most puzzles finish within its slice, and one solve costs less
 /// than many), and split only where it runs long or its pool fills.
 pub(crate) const AUTO_DEPTH: usize = 0;
-/// The first try of the whole model keeps this many solutions before it is
-/// split: big enough for most 3x3 puzzles, small enough that a puzzle with
-/// many solutions wastes little before its parts are solved.
-pub(crate) const WHOLE_POOL: usize = 512;
+/// The first try of the whole model keeps as many solutions as one plain
+/// solve (`--split none`): within its slice it is that solve, and a pool
+/// that fills before its end would throw the whole try away (with 512,
+/// schlaumeier-heye-1993's whole model ended within its slice and was
+/// split all the same).
+pub(crate) const WHOLE_POOL: usize = UNSPLIT_POOL;
 /// The first try of the whole model runs this long before it is split.
 pub(crate) const WHOLE_SLICE: Duration = Duration::from_millis(250);
 /// Big boards start cut into this many parts by ranges of the first cell's
 /// tile.
 pub(crate) const RANGE_PARTS: usize = 4;
 /// Boards of at least this many cells start cut into range parts instead
-/// of trying the whole model first.
+/// of trying the whole model first, when there is more than one thread to
+/// solve the parts side by side.
 pub(crate) const EAGER_CELLS: usize = 25;
 /// How often the coordinator looks at the stop token and the deadline.
 const POLL: Duration = Duration::from_millis(20);
@@ -184,6 +187,9 @@ pub struct Limits {
     pub whole_slice: Duration,
     /// Parts a big board starts cut into, by ranges of the first cell's tile.
     pub range_parts: usize,
+    /// Whether a whole model's try whose slice ends in its presolve is
+    /// tried again with twice the slice rather than split (policy.rs).
+    pub lengthen_whole: bool,
     /// Boards of at least this many cells start cut into range parts
     /// (`--split auto` only).
     pub eager_cells: usize,
@@ -203,6 +209,7 @@ impl Default for Limits {
             whole_pool: WHOLE_POOL,
             whole_slice: WHOLE_SLICE,
             range_parts: RANGE_PARTS,
+            lengthen_whole: false,
             eager_cells: EAGER_CELLS,
             memory_ceiling: ceiling::default_allowance(),
         }
@@ -225,11 +232,7 @@ pub(crate) fn enumerate(
         Ok(bytes) => bytes,
         Err(e) => return Ok(SolverRun::stopped_while_building(&e)),
     };
-    let base = CpModelProto {
-        name: puzzle.name().to_string(),
-        variables: model.vars.iter().map(super::variable_proto).collect(),
-        constraints: vec![],
-    };
+    let base = base_model(run);
     let threads = concurrent_solves(model.size().values, options.threads);
     let (initial_depth, adaptive, pool) = match run.split {
         Split::Auto => (limits.auto_depth.min(puzzle.len()), true, limits.pool),
@@ -241,6 +244,7 @@ pub(crate) fn enumerate(
         Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
         None => HashMap::new(),
     };
+    let slices = Slices::for_run(limits.slice, limits.whole_slice, model.cells.len());
     let shared = Shared {
         rt,
         constraints,
@@ -252,7 +256,7 @@ pub(crate) fn enumerate(
         cut_pool: adaptive,
         concurrent: threads,
         limits,
-        slices: Mutex::new(Slices::new(limits.slice, model.cells.len())),
+        slices: Mutex::new(slices),
         stopping: AtomicBool::new(false),
         deadline: run.cancel.deadline(),
     };
@@ -328,6 +332,15 @@ pub(crate) fn enumerate(
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
     Ok(SolverRun { status, stats })
+}
+
+/// The model's name and variables, which each subproblem's domains narrow.
+fn base_model(run: &Run) -> CpModelProto {
+    CpModelProto {
+        name: run.puzzle.name().to_string(),
+        variables: run.model.vars.iter().map(super::variable_proto).collect(),
+        constraints: vec![],
+    }
 }
 
 /// The statistics before the first subproblem: the sums at 0, the workers,

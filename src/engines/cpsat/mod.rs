@@ -279,7 +279,11 @@ impl Solver for CpSat {
         if limits.whole_slice == enumerate::WHOLE_SLICE {
             limits.whole_slice = self.encoding.encoding().whole_model_slice();
         }
-        if !self.encoding.encoding().start_in_ranges() {
+        // Range parts pay off side by side: one thread tries the whole
+        // model first.
+        let one_thread = options.threads <= 1 && limits.eager_cells == enumerate::EAGER_CELLS;
+        limits.lengthen_whole = self.encoding.encoding().start_in_ranges();
+        if !self.encoding.encoding().start_in_ranges() || one_thread {
             limits.eager_cells = usize::MAX;
         }
         // From here on the ceiling is a resident size: what the process

@@ -33,6 +33,10 @@ pub(super) struct Finished {
     pub(super) searched: bool,
     /// It may be split: adaptive, with cells left to fix.
     pub(super) can_split: bool,
+    /// It is the whole model's try (`--split auto`, depth 0), in an
+    /// encoding whose parts each pay about the whole model's presolve
+    /// (`edge`; not `table`, whose parts presolve far faster).
+    pub(super) whole: bool,
     /// The process is past the ceiling with no solve of the run running.
     pub(super) still_over: bool,
     /// The run is already stopping (a limit, Ctrl-C, an error).
@@ -48,6 +52,9 @@ pub(super) enum Next {
     Done,
     /// Cut into the next cell's placements, each a subproblem.
     Split,
+    /// The whole model's try again, with twice the slice: its slice ended
+    /// in its presolve, which every part would pay again.
+    Longer,
     /// Solved again later (stopped at the ceiling before it searched, with
     /// other solves running).
     Retry,
@@ -67,6 +74,9 @@ pub(super) fn next(f: &Finished, slots: &mut Slots) -> Next {
         .then(|| slots.after_stop(f.searched, f.can_split, f.still_over));
     if after_ceiling == Some(AfterStop::Retry) {
         return Next::Retry;
+    }
+    if f.whole && f.end == End::Stopped && f.slice_expired && !f.searched && !f.stopping {
+        return Next::Longer;
     }
     let split = f.can_split
         && !f.stopping
@@ -106,6 +116,7 @@ mod tests {
             at_ceiling: false,
             searched: true,
             can_split: true,
+            whole: false,
             still_over: false,
             stopping: false,
             has_deadline: false,
@@ -163,6 +174,34 @@ mod tests {
         assert_eq!(run(stopping), Next::Unfinished);
         assert_eq!(run(finished(End::Skipped)), Next::Unfinished);
         assert_eq!(run(finished(End::Invalid)), Next::Invalid);
+    }
+
+    #[test]
+    fn a_whole_model_still_presolving_at_its_slice_gets_a_longer_one() {
+        let presolving = Finished {
+            slice_expired: true,
+            searched: false,
+            whole: true,
+            ..finished(End::Stopped)
+        };
+        assert_eq!(run(presolving), Next::Longer);
+        // Once it has searched, or for a part, the slice splits it.
+        let searched = Finished {
+            searched: true,
+            ..presolving
+        };
+        assert_eq!(run(searched), Next::Split);
+        let part = Finished {
+            whole: false,
+            ..presolving
+        };
+        assert_eq!(run(part), Next::Split);
+        // A run that is stopping tries nothing again.
+        let stopping = Finished {
+            stopping: true,
+            ..presolving
+        };
+        assert_eq!(run(stopping), Next::Unfinished);
     }
 
     #[test]

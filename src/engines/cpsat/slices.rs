@@ -48,6 +48,9 @@ pub(crate) struct Slices {
     learned: Vec<Option<Duration>>,
     /// The shallowest depth where a pool filled.
     rich_from: Option<usize>,
+    /// The slice of the whole model's try: doubled each time it ends in
+    /// its presolve (policy.rs, `Next::Longer`).
+    whole: Duration,
 }
 
 /// How a slice-limited solve ended.
@@ -70,7 +73,28 @@ impl Slices {
             board: cells.div_ceil(36).max(1) as u32,
             learned: Vec::new(),
             rich_from: None,
+            whole: base,
         }
+    }
+
+    /// The slices of a run on a board of `cells`: `base` for a depth-1
+    /// part, `whole` for the whole model's try.
+    pub(crate) fn for_run(base: Duration, whole: Duration, cells: usize) -> Slices {
+        Slices {
+            whole,
+            ..Slices::new(base, cells)
+        }
+    }
+
+    /// The slice of the whole model's try.
+    pub(crate) fn whole(&self) -> Duration {
+        self.whole
+    }
+
+    /// The whole model's try ended in its presolve: the next gets twice
+    /// the slice.
+    pub(crate) fn lengthen_whole(&mut self) {
+        self.whole = self.whole.saturating_mul(2);
     }
 
     /// The fixed schedule: the base slice doubled per level past 1, times

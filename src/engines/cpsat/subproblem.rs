@@ -107,7 +107,9 @@ impl Shared<'_> {
             Some(size) => pool_for(size, self.concurrent, self.pool),
         };
         match depth {
-            0 if job.adaptive => self.limits.whole_pool.min(pool),
+            // The whole model's first try keeps what one plain solve keeps:
+            // within its slice it is that solve.
+            0 if job.adaptive => self.limits.whole_pool,
             _ => pool,
         }
     }
@@ -155,7 +157,7 @@ impl Shared<'_> {
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
         let slice = job.adaptive.then(|| match depth {
-            0 => self.limits.whole_slice,
+            0 => self.slices.lock().unwrap().whole(),
             d => self.slices.lock().unwrap().get(d),
         });
         let limit = match (remaining, slice) {
