@@ -276,8 +276,10 @@ pub enum BuildError {
     TimeLimit,
     #[error("interrupted while building the model")]
     Interrupted,
+    /// The memory limit was reached while the model was built, or (with
+    /// `need_mb`) loading it would pass it.
     #[error("the memory limit was reached while building the model")]
-    MemoryLimit,
+    MemoryLimit { need_mb: Option<u64> },
     #[error(
         "{puzzle}: the {model} model would hold {values} integers ({tuples} table tuples), more than the limit of {limit}; {hint}"
     )]
@@ -296,7 +298,7 @@ impl From<Stopped> for BuildError {
         match why {
             Stopped::TimeLimit => BuildError::TimeLimit,
             Stopped::Interrupted => BuildError::Interrupted,
-            Stopped::MemoryLimit => BuildError::MemoryLimit,
+            Stopped::MemoryLimit => BuildError::MemoryLimit { need_mb: None },
         }
     }
 }

@@ -277,14 +277,22 @@ impl SolverRun {
     /// A run stopped (time limit or Ctrl-C) while its model or clauses
     /// were built, before its search.
     pub(crate) fn stopped_while_building(e: &crate::model::BuildError) -> SolverRun {
+        use crate::model::BuildError;
         let reason = match e {
-            crate::model::BuildError::TimeLimit => StopReason::TimeLimit,
-            crate::model::BuildError::MemoryLimit => StopReason::MemoryLimit,
+            BuildError::TimeLimit => StopReason::TimeLimit,
+            BuildError::MemoryLimit { .. } => StopReason::MemoryLimit,
             _ => StopReason::Interrupted,
+        };
+        let memory_needed_mb = match e {
+            BuildError::MemoryLimit { need_mb } => *need_mb,
+            _ => None,
         };
         SolverRun {
             status: RunStatus::Stopped(reason),
-            stats: SolverStats::default(),
+            stats: SolverStats {
+                memory_needed_mb,
+                ..SolverStats::default()
+            },
         }
     }
 }

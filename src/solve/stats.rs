@@ -22,6 +22,11 @@ pub struct SolverStats {
     /// from the memory available at the start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_limit_mb: Option<u64>,
+    /// CP-SAT: what the run would have needed (MB over what the process
+    /// held at its start) to load its model, when that passed the limit
+    /// and the model was not handed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_needed_mb: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subproblems: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]

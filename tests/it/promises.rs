@@ -373,5 +373,10 @@ fn cp_sat_s_memory_limit_holds_while_its_model_is_built_and_loaded() {
             mb.parse::<u64>().unwrap()
         );
         assert!(v["solver_stats"]["branches"].as_u64().unwrap_or(0) == 0);
+        // Refused after the build, it says what loading would need.
+        if mb == "1000" {
+            let need = v["solver_stats"]["memory_needed_mb"].as_u64().unwrap();
+            assert!(need > 1000, "{need}");
+        }
     }
 }

@@ -249,6 +249,7 @@ fn stats(inputs: &[Input]) -> SolverStats {
         wall_time_s: wall,
         build_time_s: max(&all, |s| s.build_time_s),
         memory_limit_mb: max(&all, |s| s.memory_limit_mb),
+        memory_needed_mb: max(&all, |s| s.memory_needed_mb),
         subproblems: sum(&all, |s| s.subproblems),
         subproblems_split: sum(&all, |s| s.subproblems_split),
         max_split_depth: max(&all, |s| s.max_split_depth),

@@ -66,7 +66,14 @@ pub(crate) fn render(r: &Report<'_>) -> String {
     }
     out.push('\n');
     if let Some(mb) = res.stats.memory_limit_mb {
-        let _ = writeln!(out, "memory limit: {mb} MB added to the process");
+        let _ = write!(out, "memory limit: {mb} MB added to the process");
+        if let Some(need) = res.stats.memory_needed_mb {
+            let _ = write!(
+                out,
+                " (CP-SAT would need about {need} MB to load the model)"
+            );
+        }
+        out.push('\n');
     }
     let list = r.shown();
     if let Some(held) = r.cut_from {

@@ -85,15 +85,17 @@ pub(crate) fn for_run(allowance: u64) -> u64 {
 /// `edge-boolean` model under a 1,500 MB limit reach 1.85 GB.
 const LOAD_PER_MODEL_BYTE: u64 = 25;
 
-/// Whether CP-SAT can load a model of `model_bytes` without the process
-/// passing `ceiling`: what it holds now plus [`LOAD_PER_MODEL_BYTE`] per
-/// byte. CP-SAT does not look at a stop request while it loads and
-/// presolves a large model (a 16x16 `edge-boolean` model grew the
-/// process from 0.4 to 1.5 GB in 5 s, unstoppable), so a model that
-/// cannot fit is not given to it.
-pub(crate) fn loads(model_bytes: usize, ceiling: u64) -> bool {
+/// None if CP-SAT can load a model of `model_bytes` without the process
+/// passing the run's `ceiling` (what it holds now plus
+/// [`LOAD_PER_MODEL_BYTE`] per byte), or else what the run would need
+/// (bytes over what the process held at its start, `start`). CP-SAT does
+/// not look at a stop request while it loads and presolves a large model
+/// (a 16x16 `edge-boolean` model grew the process from 0.4 to 1.5 GB in
+/// 5 s, unstoppable), so a model that cannot fit is not given to it.
+pub(crate) fn past(model_bytes: usize, ceiling: u64, start: u64) -> Option<u64> {
     let need = (model_bytes as u64).saturating_mul(LOAD_PER_MODEL_BYTE);
-    resident_bytes().is_none_or(|held| held.saturating_add(need) <= ceiling)
+    let held = resident_bytes()?;
+    (held.saturating_add(need) > ceiling).then(|| held.saturating_add(need).saturating_sub(start))
 }
 
 /// Whether the process is past `ceiling`.

@@ -140,6 +140,9 @@ pub(crate) struct Run<'a> {
     pub cancel: Cancel,
     /// What each solution the model finds stands for.
     pub expansion: Expansion,
+    /// The process's resident size (bytes) when the run started: the
+    /// ceiling is counted from it.
+    pub memory_start: u64,
     /// The user's constraints for this model, appended to its bytes.
     pub user: Option<&'a super::constraints::Appended>,
 }
@@ -148,7 +151,7 @@ impl Run<'_> {
     /// The model's constraints encoded for CP-SAT, within the run's time
     /// limit, Ctrl-C and memory ceiling; refused (`MemoryLimit`) when
     /// CP-SAT could not load them under the ceiling
-    /// ([`ceiling::loads`]), before any solve.
+    /// ([`ceiling::past`]), before any solve.
     pub(super) fn encode_constraints(&self) -> Result<Vec<u8>, BuildError> {
         let ceiling = self.limits.memory_ceiling;
         let cancel = self.cancel.with_ceiling(ceiling);
@@ -156,8 +159,10 @@ impl Run<'_> {
         if let Some(user) = self.user {
             bytes.extend_from_slice(&user.bytes);
         }
-        if !ceiling::loads(bytes.len(), ceiling) {
-            return Err(BuildError::MemoryLimit);
+        if let Some(need) = ceiling::past(bytes.len(), ceiling, self.memory_start) {
+            return Err(BuildError::MemoryLimit {
+                need_mb: Some(need / 1_000_000),
+            });
         }
         Ok(bytes)
     }

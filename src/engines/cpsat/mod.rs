@@ -290,6 +290,7 @@ impl Solver for CpSat {
         // held when this run started plus what the run may add.
         limits.memory_ceiling = run_ceiling;
         let run = enumerate::Run {
+            memory_start: run_ceiling.saturating_sub(self.limits.memory_ceiling),
             rt: self.rt,
             limits,
             puzzle,
