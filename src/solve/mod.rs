@@ -1,7 +1,8 @@
 //! One solver interface, one solution callback, explicit outcomes.
 //!
-//! Every backend (CP-SAT, later the native backtracker) implements [`Solver`]
-//! and hands every assignment it enumerates to a [`SolutionCallback`]. The
+//! Every engine (CP-SAT, the backtracker, the SAT engine, the graph
+//! engine) implements [`Solver`] and hands every assignment it enumerates
+//! to a [`SolutionCallback`]. The
 //! [`Collector`] is the callback the CLI uses: it verifies each assignment
 //! independently of the solver, canonicalizes it and de-duplicates.
 

@@ -296,8 +296,8 @@ pub(super) fn search<const W: usize>(
     if let Some(l) = &t.lists {
         // Masks exist only where each tile lies in at most four lists
         // (Eternity II, the 8x8 sets; masks.rs): elsewhere a walk of masks
-        // searched at half the list loop's rate, 79 against 152 M nodes/s
-        // on a planted 7x7 with 14 motifs (docs/log.md).
+        // searched at about half the list loop's rate on a planted 7x7
+        // with 14 motifs (docs/log.md has the figures).
         // The lookahead (first solutions) walks the lists.
         return match &l.masks {
             _ if t.look.is_some() => lists::search::<W, true>(t, l, st, start, limit, emit),
