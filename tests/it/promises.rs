@@ -315,14 +315,7 @@ fn reports_say_what_they_mean() {
 /// figures (about 1.0 s each here).
 #[test]
 fn a_time_limit_holds_on_a_16x16_in_every_first_solution_engine() {
-    let dir = tempfile::tempdir().unwrap();
-    cmd()
-        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
-        .arg("--out")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let p = dir.path().join("16x16-m20-s3-0001.yaml");
+    let (_dir, p) = generated_16x16();
     for engine in ["backtrack", "sat", "auto"] {
         let start = std::time::Instant::now();
         let out = cmd()
@@ -351,14 +344,7 @@ fn cp_sat_s_memory_limit_holds_while_its_model_is_built_and_loaded() {
     // asked. Under 300 MB the build stops; under 1,000 MB the build fits but
     // the model is not handed to CP-SAT. Either way no solve starts and the
     // report names the allowance.
-    let dir = tempfile::tempdir().unwrap();
-    cmd()
-        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
-        .arg("--out")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let p = dir.path().join("16x16-m20-s3-0001.yaml");
+    let (_dir, p) = generated_16x16();
     for (mb, mode) in [("300", "--count"), ("1000", "--count"), ("1000", "--limit")] {
         let mut args = vec![p.to_str().unwrap(), "--model", "edge-boolean"];
         args.extend(["--memory-limit", mb, mode]);
@@ -379,4 +365,18 @@ fn cp_sat_s_memory_limit_holds_while_its_model_is_built_and_loaded() {
             assert!(need > 1000, "{need}");
         }
     }
+}
+
+/// A generated 16x16 board (20 motifs, seed 3) in a folder of its own,
+/// kept while the folder is.
+fn generated_16x16() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir.path().join("16x16-m20-s3-0001.yaml");
+    (dir, p)
 }
