@@ -75,7 +75,7 @@ pub(super) fn walk(
         if reused {
             return Err(VerifyError::Reused { tile: p.tile });
         }
-        if rules && let Some(why) = puzzle.why_not(k, idx, p.rotation) {
+        if rules && let Some(why) = puzzle.why_not_alone(k, idx, p.rotation) {
             return Err(VerifyError::Rule {
                 cell: cell_name(cols, k),
                 tile: p.tile,

@@ -280,8 +280,9 @@ impl Puzzle {
         self.why_not_alone(c, k, r).is_none()
     }
 
-    /// [`Puzzle::why_not`] without the fixed pieces beside the cell.
-    fn why_not_alone(&self, c: usize, k: usize, r: u8) -> Option<&'static str> {
+    /// [`Puzzle::why_not`] without the fixed pieces beside the cell: what
+    /// a board whose joins may break (`best`, a score) must still keep.
+    pub(crate) fn why_not_alone(&self, c: usize, k: usize, r: u8) -> Option<&'static str> {
         if self.turning == Turning::None && r != 0 {
             return Some("tiles may not turn");
         }

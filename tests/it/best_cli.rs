@@ -72,6 +72,29 @@ fn the_backtracker_reaches_the_full_score_on_small_boards() {
 }
 
 #[test]
+fn the_depth_search_reaches_the_full_score_on_small_boards() {
+    for (puzzle, joins) in [(seed(), 12), (e2("clue1.txt"), 2 * 6 * 5)] {
+        let out = cmd()
+            .args(["best", puzzle.to_str().unwrap(), "--format", "jsonl"])
+            .args(["--method", "depth", "--time-limit", "120", "--threads", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (improvements, summary) = lines(&out.stdout);
+        assert_eq!(check_stream(&puzzle, &improvements), joins);
+        assert_eq!(summary["ended"], "full");
+        // The depth search or, beside it, the complete search (exact.rs).
+        let by = improvements.last().unwrap()["method"].as_str().unwrap();
+        assert!(["depth", "exact"].contains(&by), "{by}");
+    }
+}
+
+#[test]
 fn a_limit_stops_the_complete_search_too() {
     // 8x8-a's tree is within the complete search's reach, and holds far
     // more than a second of it: the limit must stop that thread as well.
@@ -271,4 +294,62 @@ fn cp_sat_proves_the_best_score_of_an_unsolvable_board() {
     // Proved optimal: the run ends by itself, exit 0.
     assert_eq!(summary["ended"], "optimal", "{summary}");
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// A join beside a fixed piece may break like any other: a best board is
+/// scored, not refused. On the unsolvable seed with its centre tile fixed
+/// where the seed's solution has it, that solution breaks one join beside
+/// it (the changed edge) and scores 11 of 12, so CP-SAT's proved best is
+/// 11, and the backtracker reaches it too.
+#[test]
+fn a_join_beside_a_fixed_piece_may_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = unsolvable(dir.path());
+    let hint = scramble::puzzle::pieces::parse_hints("5@2,2/3", 3, 3).unwrap();
+    let fixed = Puzzle::load(&puzzle).unwrap().with_hints(&hint).unwrap();
+    let cells = [
+        (1, 1),
+        (9, 3),
+        (7, 2),
+        (4, 2),
+        (5, 3),
+        (3, 2),
+        (8, 0),
+        (6, 3),
+        (2, 2),
+    ]
+    .map(|(tile, rotation)| Placement { tile, rotation })
+    .to_vec();
+    let score = Solution::shaped(cells, fixed.shape())
+        .score(&fixed)
+        .unwrap();
+    assert_eq!(score.valid, 11, "{:?}", score.broken);
+    let mut methods = vec!["backtrack", "depth"];
+    if common::has_cpsat() {
+        methods.push("cp-sat");
+    }
+    for method in methods {
+        let out = cmd()
+            .args(["best", puzzle.to_str().unwrap(), "--hint", "5@2,2/3"])
+            .args([
+                "--format",
+                "jsonl",
+                "--method",
+                method,
+                "--time-limit",
+                "60",
+            ])
+            .output()
+            .unwrap();
+        let (improvements, summary) = lines(&out.stdout);
+        assert_eq!(summary["score"], 11, "{method}: {summary}");
+        if method == "cp-sat" {
+            assert_eq!(summary["ended"], "optimal", "{summary}");
+        }
+        for imp in &improvements {
+            let cells: Vec<Placement> = serde_json::from_value(imp["board"].clone()).unwrap();
+            let board = Solution::shaped(cells, fixed.shape());
+            assert_eq!(board.score(&fixed).unwrap().valid, imp["score"]);
+        }
+    }
 }

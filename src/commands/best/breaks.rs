@@ -36,6 +36,7 @@ fn code(puzzle: &Puzzle, tile: usize, rotation: u8, side: usize) -> u16 {
 /// The puzzle prepared for the search: every placement a cell allows (by
 /// the frame, the hints and the turning rule), indexed by the two edges the
 /// search asks for.
+#[derive(Clone)]
 pub(crate) struct Prepared {
     rows: usize,
     cols: usize,
@@ -51,9 +52,13 @@ pub(crate) struct Prepared {
     /// the placements that break one join of two.
     by_left: Keyed,
     by_top: Keyed,
+    /// Per tile index: the tile before it with the same edges in some
+    /// rotation, if any.
+    same_before: Vec<Option<u16>>,
 }
 
 /// Per cell: placements sorted by one key, with offsets per key value.
+#[derive(Clone)]
 struct Keyed {
     lists: Vec<Vec<(u16, u8)>>,
     offsets: Vec<Vec<u32>>,
@@ -83,6 +88,20 @@ impl Keyed {
         Keyed { lists, offsets }
     }
 
+    /// Each key's placements in a random order, then those of higher
+    /// `rank` first (a stable sort).
+    fn reorder(&mut self, rng: &mut Rng, rank: &dyn Fn(u16) -> usize) {
+        for (list, o) in self.lists.iter_mut().zip(&self.offsets) {
+            for w in o.windows(2) {
+                let part = &mut list[w[0] as usize..w[1] as usize];
+                for x in (1..part.len()).rev() {
+                    part.swap(x, rng.below(x + 1));
+                }
+                part.sort_by_key(|&(k, _)| std::cmp::Reverse(rank(k)));
+            }
+        }
+    }
+
     fn get(&self, c: usize, key: usize) -> &[(u16, u8)] {
         let o = &self.offsets[c];
         &self.lists[c][o[key] as usize..o[key + 1] as usize]
@@ -90,7 +109,16 @@ impl Keyed {
 }
 
 impl Prepared {
+    /// Every placement a cell allows by its own rules (a join beside a
+    /// fixed piece may break).
     pub(crate) fn new(puzzle: &Puzzle) -> Prepared {
+        Prepared::new_with(puzzle, &|_| false)
+    }
+
+    /// [`Prepared::new`], where `strict(c)` cell `c` also only holds what
+    /// matches the fixed pieces beside it (its joins with them never
+    /// break in the search that asks).
+    pub(crate) fn new_with(puzzle: &Puzzle, strict: &dyn Fn(usize) -> bool) -> Prepared {
         let codes = puzzle.motifs().len().max(1) * 3;
         let mut partner = vec![0u16; codes];
         for (c, p) in partner.iter_mut().enumerate() {
@@ -120,7 +148,7 @@ impl Prepared {
                 let mut list = Vec::new();
                 for k in 0..puzzle.len() {
                     for r in puzzle.rotations() {
-                        if puzzle.allows(c, k, r) {
+                        if puzzle.allows_alone(c, k, r) && (!strict(c) || puzzle.allows(c, k, r)) {
                             list.push((k as u16, r));
                         }
                     }
@@ -135,6 +163,14 @@ impl Prepared {
         let by_pair = Keyed::new(allowed, codes * codes, |p| left(p) * codes + top(p));
         let by_left = Keyed::new(by_pair.lists.clone(), codes, left);
         let by_top = Keyed::new(by_pair.lists.clone(), codes, top);
+        let same_before = (0..edges.len())
+            .map(|k| {
+                (0..k)
+                    .rev()
+                    .find(|&j| edges[k].contains(&edges[j][0]))
+                    .map(|j| j as u16)
+            })
+            .collect();
         Prepared {
             rows: puzzle.rows(),
             cols: puzzle.cols(),
@@ -144,46 +180,81 @@ impl Prepared {
             by_pair,
             by_left,
             by_top,
+            same_before,
         }
     }
 
+    /// The same placements, each list in a random order with the tiles of
+    /// higher `rank` first.
+    pub(super) fn reordered(&self, rng: &mut Rng, rank: &dyn Fn(u16) -> usize) -> Prepared {
+        let mut p = self.clone();
+        for keyed in [&mut p.by_pair, &mut p.by_left, &mut p.by_top] {
+            keyed.reorder(rng, rank);
+        }
+        p
+    }
+
+    /// The tile before tile index `k` with the same edges, if any.
+    pub(super) fn same_before(&self, k: u16) -> Option<u16> {
+        self.same_before[k as usize]
+    }
+
+    /// How many tiles the puzzle has.
+    pub(super) fn tiles(&self) -> usize {
+        self.edges.len()
+    }
+
+    pub(super) fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The code of side `side` of tile index `k` in rotation `r`.
+    pub(super) fn edge(&self, k: u16, r: u8, side: usize) -> u16 {
+        self.edges[k as usize][r as usize][side]
+    }
+
+    /// The code an edge must have to fit an edge of code `c`.
+    pub(super) fn partner(&self, c: u16) -> u16 {
+        self.partner[c as usize]
+    }
+
     /// The placements of cell `c` with this left and top code.
-    fn exact(&self, c: usize, left: u16, top: u16) -> &[(u16, u8)] {
+    pub(super) fn exact(&self, c: usize, left: u16, top: u16) -> &[(u16, u8)] {
         self.by_pair
             .get(c, left as usize * self.codes + top as usize)
     }
 
     /// The placements of cell `c` with this left code.
-    fn with_left(&self, c: usize, left: u16) -> &[(u16, u8)] {
+    pub(super) fn with_left(&self, c: usize, left: u16) -> &[(u16, u8)] {
         self.by_left.get(c, left as usize)
     }
 
     /// The placements of cell `c` with this top code.
-    fn with_top(&self, c: usize, top: u16) -> &[(u16, u8)] {
+    pub(super) fn with_top(&self, c: usize, top: u16) -> &[(u16, u8)] {
         self.by_top.get(c, top as usize)
     }
 
     /// Every placement cell `c` allows.
-    fn all(&self, c: usize) -> &[(u16, u8)] {
+    pub(super) fn all(&self, c: usize) -> &[(u16, u8)] {
         &self.by_pair.lists[c]
     }
 }
 
 /// Breaks allowed once cell `c` is placed, for `budget` breaks over `n`
-/// cells: `budget * ((c + 1) / n)^SCHEDULE_POWER`, so the first three
-/// quarters of the board are searched almost without breaks and the last
-/// rows take what is left.
-fn schedule(budget: usize, n: usize) -> Vec<usize> {
+/// cells: `budget * ((c + 1) / n)^power` (power [`SCHEDULE_POWER`]), so
+/// the first three quarters of the board are searched almost without
+/// breaks and the last rows take what is left.
+fn schedule(budget: usize, n: usize, power: i32) -> Vec<usize> {
     (0..n)
         .map(|c| {
             let f = (c + 1) as f64 / n as f64;
-            (budget as f64 * f.powi(SCHEDULE_POWER)).floor() as usize
+            (budget as f64 * f.powi(power)).floor() as usize
         })
         .collect()
 }
 
 /// The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), 1-based.
-fn luby(i: u64) -> u64 {
+pub(super) fn luby(i: u64) -> u64 {
     let mut k = 1u32;
     while (1u64 << k) - 1 < i {
         k += 1;
@@ -215,6 +286,7 @@ pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &S
     let mut restart = 1u64;
     // Before the first board: enough breaks to finish quickly.
     let first_budget = (joins / 6).max(2);
+    let mut power = SCHEDULE_POWER;
     while !(shared.stop)() {
         let best = shared.best_breaks.load(Ordering::Relaxed);
         if best == 0 {
@@ -229,7 +301,8 @@ pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &S
             p: prepared,
             n,
             budget,
-            allowed: schedule(budget, n),
+            allowed: schedule(budget, n, power),
+            power,
             used: vec![false; puzzle.len()],
             board: vec![(0u16, 0u8); n],
             nodes: 0,
@@ -242,6 +315,16 @@ pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &S
         };
         s.dfs(0, 0);
         nodes_total += s.nodes;
+        if !s.done && shared.best_breaks.load(Ordering::Relaxed) == best {
+            // The whole tree and no better board: on a board this small
+            // the schedule spends its breaks too late; flatten it, down to
+            // the budget on every cell (then the tree holds every board
+            // with fewer breaks, and there is none).
+            if power == 0 {
+                break;
+            }
+            power /= 2;
+        }
         restart += 1;
     }
     nodes_total
@@ -253,6 +336,8 @@ struct Run<'a, 'r> {
     budget: usize,
     /// Breaks allowed once cell c is placed.
     allowed: Vec<usize>,
+    /// The schedule's power.
+    power: i32,
     used: Vec<bool>,
     board: Vec<(u16, u8)>,
     nodes: u64,
@@ -395,7 +480,7 @@ impl Run<'_, '_> {
         let budget = best.saturating_sub(1).min(self.budget);
         if budget < self.budget {
             self.budget = budget;
-            self.allowed = schedule(budget, self.n);
+            self.allowed = schedule(budget, self.n, self.power);
         }
     }
 }
@@ -406,7 +491,7 @@ mod tests {
 
     #[test]
     fn the_schedule_keeps_breaks_for_the_last_rows() {
-        let s = schedule(40, 256);
+        let s = schedule(40, 256, SCHEDULE_POWER);
         assert!(s.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(s[255], 40);
         // Three quarters of the board: 40 * 0.75^8 = 4.0 breaks at most.

@@ -14,6 +14,7 @@
 mod breaks;
 pub(crate) mod checkpoint;
 pub(crate) mod command;
+mod depth;
 mod exact;
 
 use std::sync::Mutex;
@@ -35,6 +36,9 @@ use crate::solve::{Cancel, SolveError, StopToken};
 pub enum Method {
     /// Backtracking with allowed breaks, restarts and random order.
     Backtrack,
+    /// Backtracking for the deepest board with a few breaks at fixed slots
+    /// near the end, each new deepest board completed optimally.
+    Depth,
     /// CP-SAT maximizing the valid joins, warm-started from the best board.
     CpSat,
     /// The backtracker on all threads but one, CP-SAT on that one, sharing
@@ -46,6 +50,7 @@ impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::Backtrack => "backtrack",
+            Method::Depth => "depth",
             Method::CpSat => "cp-sat",
             Method::Hybrid => "hybrid",
         }
@@ -60,6 +65,8 @@ pub(crate) enum Finder {
     Start,
     /// The backtracker with allowed breaks.
     Backtrack,
+    /// The deepest-board backtracker.
+    Depth,
     /// The complete search beside it.
     Exact,
     /// CP-SAT, on the whole board or a window of it.
@@ -71,6 +78,7 @@ impl std::fmt::Display for Finder {
         f.write_str(match self {
             Finder::Start => "start",
             Finder::Backtrack => "backtrack",
+            Finder::Depth => "depth",
             Finder::Exact => "exact",
             Finder::CpSat => "cp-sat",
         })
@@ -253,7 +261,7 @@ struct Plan {
 impl Plan {
     fn new(puzzle: &Puzzle, options: &BestOptions, shared: &Shared, solved: bool) -> Plan {
         let (mut backtrackers, cp_threads) = match options.method {
-            Method::Backtrack => (options.threads.max(1), 0),
+            Method::Backtrack | Method::Depth => (options.threads.max(1), 0),
             Method::CpSat => (0, options.threads.max(1)),
             Method::Hybrid => (options.threads.saturating_sub(1).max(1), 1),
         };
@@ -294,10 +302,15 @@ fn breaks_worker(
     complete: bool,
     tx: Sender<'_>,
 ) -> u64 {
+    let depth = shared.options.method == Method::Depth;
     let found = move |board: Solution| {
         let _ = tx.send(Ok(Candidate {
             board,
-            method: Finder::Backtrack,
+            method: if depth {
+                Finder::Depth
+            } else {
+                Finder::Backtrack
+            },
             optimal: false,
         }));
     };
@@ -307,7 +320,11 @@ fn breaks_worker(
         stop: &stop,
         found: &found,
     };
-    breaks::search(shared.puzzle, prepared, seed, &breaks_shared)
+    if depth {
+        depth::search(shared.puzzle, prepared, seed, &breaks_shared)
+    } else {
+        breaks::search(shared.puzzle, prepared, seed, &breaks_shared)
+    }
 }
 
 /// The complete search: its first solution, if it finds one; its nodes.
@@ -539,7 +556,10 @@ pub(crate) fn run(
     } else {
         None
     };
-    let prepared = (plan.backtrackers > 0).then(|| breaks::Prepared::new(puzzle));
+    let prepared = (plan.backtrackers > 0).then(|| match options.method {
+        Method::Depth => depth::prepare(puzzle),
+        _ => breaks::Prepared::new(puzzle),
+    });
     let mut seen = Seen {
         best,
         improvements: 0,

@@ -221,7 +221,7 @@ impl BestModel {
                         continue;
                     }
                     for r in puzzle.rotations() {
-                        if puzzle.allows(c, k, r) {
+                        if puzzle.allows_alone(c, k, r) {
                             lits.push(variables.len() as i32);
                             variables.push(bool_var());
                             list.push((k, r));
