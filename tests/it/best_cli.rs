@@ -331,14 +331,10 @@ fn a_join_beside_a_fixed_piece_may_break() {
     for method in methods {
         let out = cmd()
             .args(["best", puzzle.to_str().unwrap(), "--hint", "5@2,2/3"])
-            .args([
-                "--format",
-                "jsonl",
-                "--method",
-                method,
-                "--time-limit",
-                "60",
-            ])
+            .args(["--format", "jsonl", "--method", method])
+            // CP-SAT ends by itself; the searches at the limit, long after
+            // they have gone through this tiny tree.
+            .args(["--time-limit", "5"])
             .output()
             .unwrap();
         let (improvements, summary) = lines(&out.stdout);
