@@ -3,7 +3,9 @@
 //! puzzles whose solution is unknown or out of reach (Eternity II).
 //!
 //! Methods (each one file): `backtrack` (breaks.rs: a row scan that may
-//! break joins by a schedule, restarts, random candidate order), `cp-sat`
+//! break joins by a schedule, restarts, random candidate order), `depth`
+//! (depth.rs: the deepest board with breaks at fixed slots, completed
+//! optimally), `cp-sat`
 //! (cpsat/best.rs: CP-SAT maximizing the valid joins in time slices, each
 //! warm-started from the best board), and `hybrid` (both at once, sharing
 //! the best board: CP-SAT repairs what the backtracker finds). Every board
@@ -13,9 +15,12 @@
 
 mod breaks;
 pub(crate) mod checkpoint;
+mod colours;
 pub(crate) mod command;
 mod depth;
 mod exact;
+mod fill;
+mod workers;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -293,61 +298,6 @@ impl Plan {
 type Msg = Result<Candidate, BestError>;
 type Sender<'a> = &'a Outbox<Msg>;
 
-/// The backtracker with allowed breaks: each better board it finds; its
-/// nodes.
-fn breaks_worker(
-    shared: &Shared,
-    prepared: &breaks::Prepared,
-    seed: u64,
-    complete: bool,
-    tx: Sender<'_>,
-) -> u64 {
-    let depth = shared.options.method == Method::Depth;
-    let found = move |board: Solution| {
-        let _ = tx.send(Ok(Candidate {
-            board,
-            method: if depth {
-                Finder::Depth
-            } else {
-                Finder::Backtrack
-            },
-            optimal: false,
-        }));
-    };
-    let stop = || shared.breaks_stopped(complete);
-    let breaks_shared = breaks::Shared {
-        best_breaks: &shared.best_breaks,
-        stop: &stop,
-        found: &found,
-    };
-    if depth {
-        depth::search(shared.puzzle, prepared, seed, &breaks_shared)
-    } else {
-        breaks::search(shared.puzzle, prepared, seed, &breaks_shared)
-    }
-}
-
-/// The complete search: its first solution, if it finds one; its nodes.
-fn exact_worker(shared: &Shared, threads: usize, tx: Sender<'_>) -> u64 {
-    let left = shared.cancel.remaining();
-    match exact::first_solution(shared.puzzle, left, &shared.halt, threads) {
-        Ok((found, nodes)) => {
-            if let Some(board) = found {
-                let _ = tx.send(Ok(Candidate {
-                    board,
-                    method: Finder::Exact,
-                    optimal: false,
-                }));
-            }
-            nodes
-        }
-        Err(e) => {
-            let _ = tx.send(Err(e.into()));
-            0
-        }
-    }
-}
-
 /// CP-SAT's rounds: the whole board's model (`model`), or for the hybrid
 /// a small model per repaired window of the best board.
 fn cp_sat_worker(
@@ -587,9 +537,9 @@ pub(crate) fn run(
         |i, _, tx| match roles[i] {
             Role::Breaks(seed) => {
                 let prepared = prepared.as_ref().expect("prepared");
-                breaks_worker(shared, prepared, seed, complete, tx)
+                workers::breaks_worker(shared, prepared, seed, complete, tx)
             }
-            Role::Exact(threads) => exact_worker(shared, threads, tx),
+            Role::Exact(threads) => workers::exact_worker(shared, threads, tx),
             Role::CpSat(threads) => {
                 let (solver, model) = cp.as_ref().expect("CP-SAT");
                 cp_sat_worker(shared, solver, model.as_ref(), threads, tx);
