@@ -53,7 +53,7 @@ pub(super) const MODEL: &str = "Examples:
   scramble model puzzles/eternity2/clue1.txt --format dimacs --out clue1.cnf";
 
 pub(super) const BEST: &str = "Examples:
-  scramble best puzzles/eternity2/eternity2.txt --hint eternity2 --time-limit 60
+  scramble best puzzles/eternity2/eternity2.txt --hint eternity2 --method depth --time-limit 60
   scramble best puzzles/eternity2/8x8-a.txt --method hybrid --time-limit 30 --svg best.svg";
 
 pub(super) const MERGE: &str = "Examples:

@@ -20,9 +20,10 @@ pub struct BestArgs {
     pub puzzle: PathBuf,
     #[command(flatten)]
     pub hints: HintArgs,
-    /// The search: backtrack (allowed breaks, restarts), cp-sat (maximize
-    /// the valid joins, warm-started) or hybrid (both, sharing the best
-    /// board).
+    /// The search: backtrack (allowed breaks, restarts), depth (the
+    /// deepest board with breaks at fixed slots, its last cells filled
+    /// optimally: the one for Eternity II), cp-sat (maximize the valid
+    /// joins, warm-started) or hybrid (both, sharing the best board).
     #[arg(long, value_enum, default_value_t = Method::Backtrack)]
     pub method: Method,
     #[command(flatten)]
