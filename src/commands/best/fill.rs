@@ -100,6 +100,9 @@ impl<'a> Fill<'a> {
             return;
         }
         let c = self.cells[x];
+        // The candidates with the most valid joins first, so the first
+        // board is a greedy one and the bound bites early.
+        let mut candidates: Vec<(usize, u16, u8)> = Vec::new();
         for &(k, r) in self.p.all(c) {
             // Of identical unused tiles, only the first.
             let same = self.p.same_before(k);
@@ -115,6 +118,10 @@ impl<'a> Fill<'a> {
                     })
                 })
                 .count();
+            candidates.push((gain, k, r));
+        }
+        candidates.sort_by_key(|&(gain, _, _)| std::cmp::Reverse(gain));
+        for (gain, k, r) in candidates {
             self.used[k as usize] = true;
             self.board[c] = Some((k, r));
             self.go(x + 1, gained + gain, possible);
