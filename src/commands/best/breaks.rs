@@ -277,6 +277,24 @@ pub(crate) struct Shared<'a> {
     pub found: &'a (dyn Fn(Solution) + Sync),
 }
 
+impl Shared<'_> {
+    /// Hand on the board `board` builds, with `breaks` broken joins, if it
+    /// beats the best of all threads (which it then becomes).
+    pub(super) fn offer(&self, breaks: usize, board: impl FnOnce() -> Solution) {
+        let best = self.best_breaks;
+        let mut current = best.load(Ordering::Relaxed);
+        while breaks < current {
+            match best.compare_exchange(current, breaks, Ordering::SeqCst, Ordering::Relaxed) {
+                Ok(_) => {
+                    (self.found)(board());
+                    return;
+                }
+                Err(now) => current = now,
+            }
+        }
+    }
+}
+
 /// One thread's search: restarts until stopped or a full board is found.
 pub(crate) fn search(puzzle: &Puzzle, prepared: &Prepared, seed: u64, shared: &Shared) -> u64 {
     let n = prepared.rows * prepared.cols;
@@ -452,26 +470,18 @@ impl Run<'_, '_> {
     /// A full board with `breaks` broken joins: hand it on if it beats the
     /// best, and tighten this restart's budget to beat it in turn.
     fn complete(&mut self, breaks: usize) {
-        let best = &self.shared.best_breaks;
-        let mut current = best.load(Ordering::Relaxed);
-        while breaks < current {
-            match best.compare_exchange(current, breaks, Ordering::SeqCst, Ordering::Relaxed) {
-                Ok(_) => {
-                    let cells = self
-                        .board
-                        .iter()
-                        .map(|&(k, r)| Placement {
-                            tile: self.puzzle.tiles()[k as usize].id,
-                            rotation: r,
-                        })
-                        .collect();
-                    (self.shared.found)(Solution::shaped(cells, self.puzzle.shape()));
-                    break;
-                }
-                Err(now) => current = now,
-            }
-        }
-        let best = best.load(Ordering::Relaxed);
+        self.shared.offer(breaks, || {
+            let cells = self
+                .board
+                .iter()
+                .map(|&(k, r)| Placement {
+                    tile: self.puzzle.tiles()[k as usize].id,
+                    rotation: r,
+                })
+                .collect();
+            Solution::shaped(cells, self.puzzle.shape())
+        });
+        let best = self.shared.best_breaks.load(Ordering::Relaxed);
         if best == 0 {
             self.done = true;
             return;

@@ -305,22 +305,7 @@ impl Run<'_> {
             return;
         };
         let breaks = self.joins - score.valid;
-        let best = &self.shared.best_breaks;
-        let mut current = best.load(std::sync::atomic::Ordering::Relaxed);
-        while breaks < current {
-            match best.compare_exchange(
-                current,
-                breaks,
-                std::sync::atomic::Ordering::SeqCst,
-                std::sync::atomic::Ordering::Relaxed,
-            ) {
-                Ok(_) => {
-                    (self.shared.found)(solution);
-                    break;
-                }
-                Err(now) => current = now,
-            }
-        }
+        self.shared.offer(breaks, || solution);
         if breaks == 0 {
             self.done = true;
         }
