@@ -17,9 +17,11 @@
 #![warn(unreachable_pub)]
 #![deny(unsafe_code)]
 
+pub mod best;
 pub mod board;
 pub mod cancel;
 pub mod commands;
+pub mod count;
 pub mod engines;
 pub(crate) mod files;
 pub mod generate;

@@ -24,10 +24,10 @@ pub(crate) mod solve;
 pub(crate) mod symmetry_report;
 
 pub use bench::command::{BenchArgs, GenerateSpec};
-pub use best::command::BestArgs;
+pub use best::BestArgs;
 pub use compare::command::CompareArgs;
 pub use convert::ConvertArgs;
-pub use count::command::CountArgs;
+pub use count::CountArgs;
 pub use generate::GenerateArgs;
 pub use graph::GraphArgs;
 pub use merge::command::MergeArgs;
@@ -213,7 +213,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Solve(args) => solve::run(&args, stop),
         Command::SymmetryReport(args) => symmetry_report::command::run(&args, stop),
         Command::Compare(args) => compare::command::run(&args, stop),
-        Command::Count(args) => count::command::run(&args, stop),
+        Command::Count(args) => count::run(&args, stop),
         Command::Generate(args) => generate::run(&args, stop),
         Command::Render(args) => render::run(&args),
         Command::Convert(args) => convert::run(&args),
@@ -222,7 +222,7 @@ pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
         Command::Merge(args) => merge::command::run(&args),
         Command::Probe(args) => probe::run(&args, stop),
         Command::Model(args) => model::run(&args),
-        Command::Best(args) => best::command::run(&args, stop),
+        Command::Best(args) => best::run(&args, stop),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::common;
 use common::{cmd, corpus, stdout_ok};
 use predicates::prelude::*;
 use proptest::prelude::*;
-use scramble::commands::count::{self, CountOptions, Method, Status};
+use scramble::count::{self, CountOptions, Method, Status};
 use scramble::generate::{PlantOptions, Rng, plant_with_duplicates};
 use scramble::puzzle::Puzzle;
 use scramble::solve::Counts;

@@ -7,7 +7,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use scramble::commands::count::{self, CountOptions, Method};
+use scramble::count::{self, CountOptions, Method};
 use scramble::engines::backtrack::{Backtrack, Order};
 use scramble::engines::cpsat::CpSat;
 use scramble::engines::sat::{Encoding, Sat};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// import those before it.
 const LAYERS: &[&str] = &[
     "cancel", "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve",
-    "engines", "race", "render", "commands",
+    "engines", "race", "count", "best", "render", "commands",
 ];
 
 /// The folders whose children are siblings: an engine never imports

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::count::{CountReport, MethodResult, ShardCount, Status as CountStatus};
 use crate::commands::shards::{Identity, MergeError, claim, list};
+use crate::count::{CountReport, MethodResult, ShardCount, Status as CountStatus};
 use crate::solve::{Counts, Meta};
 
 /// Merge the reports of a sharded count (`count --shard`): the enumeration's
@@ -116,7 +116,7 @@ pub(crate) fn merge(paths: &[PathBuf]) -> Result<CountReport, MergeError> {
         ..first.methods[0].clone()
     };
     let methods = vec![method];
-    let (counts, agreed_by, disagreement) = crate::commands::count::agree(&methods);
+    let (counts, agreed_by, disagreement) = crate::count::agree(&methods);
     Ok(CountReport {
         methods,
         counts,

@@ -1,7 +1,7 @@
 //! `scramble count` as text: one row per method, then the counts and how
 //! they were obtained.
 
-use crate::commands::count::{CountReport, Estimate, Estimates, MethodResult, Status};
+use crate::count::{CountReport, Estimate, Estimates, MethodResult, Status};
 use crate::symmetry::Equivalence;
 
 use crate::render::table;

@@ -82,11 +82,11 @@ fn run_bench(args: &MergeArgs, m: &BenchMerged) -> Result<u8, CliError> {
 
 /// Count shards: the JSON report of one unsharded `count --method
 /// enumerate`.
-fn run_count(report: &crate::commands::count::CountReport) -> Result<u8, CliError> {
+fn run_count(report: &crate::count::CountReport) -> Result<u8, CliError> {
     let text = crate::render::json::to_string(report) + "\n";
     print(&text)?;
     warn(&report.shards_missing, &report.shards_incomplete);
-    Ok(crate::commands::count::command::exit_code(report))
+    Ok(crate::commands::count::exit_code(report))
 }
 
 /// Name the shards missing and those stopped early on stderr.

@@ -8,7 +8,7 @@ pub(crate) mod command;
 
 use std::path::PathBuf;
 
-use crate::commands::count::CountReport;
+use crate::count::CountReport;
 
 pub(crate) use crate::commands::bench::merge::BenchMerged;
 pub(crate) use crate::commands::shards::MergeError;

@@ -16,7 +16,6 @@
 mod breaks;
 pub(crate) mod checkpoint;
 mod colours;
-pub(crate) mod command;
 mod depth;
 mod exact;
 mod fill;

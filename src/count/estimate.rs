@@ -150,7 +150,7 @@ pub(super) fn knuth(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::count::dp::{Limits, pictures_fixed_by};
+    use crate::count::dp::{Limits, pictures_fixed_by};
     use crate::puzzle::Puzzle;
     use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! (text, or JSON Lines), the best board drawn with its broken joins marked
 //! and written in the community's notation; `--checkpoint` resumes.
 
-use crate::commands::best::{self, BestOptions, Improvement, Method};
+use crate::best::{self, BestOptions, Improvement, Method};
 use crate::commands::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
