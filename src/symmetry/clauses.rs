@@ -7,9 +7,17 @@
 use std::collections::HashMap;
 
 use crate::model::{self, Constraint, Model};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Edge, Half, Puzzle};
 
-use super::picture_lex::edge_code;
+/// The integer code of an edge: motif * 3 + half.
+pub(crate) fn edge_code(e: Edge) -> i64 {
+    e.motif as i64 * 3
+        + match e.half {
+            Half::Plus => 0,
+            Half::Minus => 1,
+            Half::Same => 2,
+        }
+}
 
 /// A DIMACS literal: a positive variable, or its negation.
 pub(crate) type Lit = i32;

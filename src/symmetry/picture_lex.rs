@@ -11,23 +11,14 @@
 
 use std::sync::Arc;
 
+use super::clauses::edge_code;
 use super::lex::lex_leq;
 use super::{Clauses, Formulation, Level, picture, turn_picture};
 use crate::board::Solution;
 use crate::model::{Constraint, Model, VarId};
-use crate::puzzle::{Edge, Half, Puzzle};
+use crate::puzzle::{Edge, Puzzle};
 
 pub(crate) struct PictureLex;
-
-/// The integer code of an edge: motif * 3 + half.
-pub(crate) fn edge_code(e: Edge) -> i64 {
-    e.motif as i64 * 3
-        + match e.half {
-            Half::Plus => 0,
-            Half::Minus => 1,
-            Half::Same => 2,
-        }
-}
 
 impl Formulation for PictureLex {
     fn name(&self) -> &'static str {

@@ -1,6 +1,7 @@
 //! The house rules a test can hold (DEVELOPERS.md, docs/architecture.md):
 //! every module imports only the modules above it in the layers' order,
-//! outside its unit tests. (`unsafe` outside `cpsat` and a block without
+//! outside its unit tests, and no two files of one folder import each
+//! other, however indirectly. (`unsafe` outside `cpsat` and a block without
 //! its SAFETY note are the compiler's and clippy's to refuse: src/lib.rs.)
 
 use std::collections::BTreeSet;
@@ -240,6 +241,187 @@ fn siblings_are_told_apart() {
             "commands::x".into()
         ])
     );
+}
+
+/// A file's module path (`src/engines/cpsat/run.rs`: engines, cpsat,
+/// run; a folder's `mod.rs` is the folder).
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The modules a file's code names, resolved: `crate::` paths from the
+/// root, `super::` ones from the file's parent (`self::` ones, in a
+/// folder's mod.rs, from the folder), each cut to the longest prefix that
+/// is a module of `modules`.
+fn named_modules(
+    code: &str,
+    me: &[String],
+    is_folder: bool,
+    modules: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
+    let mut out = BTreeSet::new();
+    let here: Vec<String> = if is_folder {
+        me.to_vec()
+    } else {
+        me[..me.len().saturating_sub(1)].to_vec()
+    };
+    let mut starts = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        starts.push((at + "crate::".len(), Vec::new()));
+    }
+    for (at, _) in code.match_indices("super::") {
+        // Only the first of a run of `super::`s starts a path.
+        if code[..at].ends_with("super::") {
+            continue;
+        }
+        let mut base = here.clone();
+        let mut k = at;
+        while code[k..].starts_with("super::") {
+            k += "super::".len();
+            if k > at + "super::".len() {
+                base.pop();
+            }
+        }
+        starts.push((k, base));
+    }
+    if is_folder {
+        for (at, _) in code.match_indices("self::") {
+            starts.push((at + "self::".len(), me.to_vec()));
+        }
+    }
+    for (at, base) in starts {
+        let mut paths = Vec::new();
+        expand(&code[at..], String::new(), &mut paths);
+        for p in paths {
+            let mut m = base.clone();
+            for seg in p.split("::").filter(|s| !s.is_empty()) {
+                let mut next = m.clone();
+                next.push(seg.to_string());
+                if !modules.contains(&next) {
+                    break;
+                }
+                m = next;
+            }
+            out.insert(m);
+        }
+    }
+    out
+}
+
+/// The import circles among the children of each folder: per folder, the
+/// children that reach each other (a strongly connected set of two or
+/// more), named as paths.
+fn circles(edges: &BTreeSet<(Vec<String>, String, String)>) -> Vec<String> {
+    let folders: BTreeSet<&Vec<String>> = edges.iter().map(|(f, _, _)| f).collect();
+    let mut found = Vec::new();
+    for folder in folders {
+        let next = |a: &str| -> Vec<&str> {
+            edges
+                .iter()
+                .filter(|(f, x, _)| f == folder && x == a)
+                .map(|(_, _, y)| y.as_str())
+                .collect()
+        };
+        let nodes: BTreeSet<&str> = edges
+            .iter()
+            .filter(|(f, _, _)| f == folder)
+            .flat_map(|(_, x, y)| [x.as_str(), y.as_str()])
+            .collect();
+        // What each child reaches, by a walk from it.
+        let reach = |from: &str| -> BTreeSet<&str> {
+            let mut seen = BTreeSet::new();
+            let mut todo = next(from);
+            while let Some(n) = todo.pop() {
+                if seen.insert(n) {
+                    todo.extend(next(n));
+                }
+            }
+            seen
+        };
+        let mut done = BTreeSet::new();
+        for &a in &nodes {
+            if done.contains(a) {
+                continue;
+            }
+            let from_a = reach(a);
+            let circle: Vec<&str> = nodes
+                .iter()
+                .copied()
+                .filter(|&b| from_a.contains(b) && reach(b).contains(a))
+                .collect();
+            if circle.len() > 1 {
+                done.extend(circle.iter().copied());
+                found.push(format!("src/{}: {}", folder.join("/"), circle.join(" -> ")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_folder_has_an_import_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let rels: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.strip_prefix(&src).unwrap().to_path_buf())
+        .collect();
+    let modules: BTreeSet<Vec<String>> = rels.iter().map(|r| module_of(r)).collect();
+    let mut edges = BTreeSet::new();
+    for (f, rel) in files.iter().zip(&rels) {
+        let me = module_of(rel);
+        let is_folder = rel.ends_with("mod.rs") || rel.ends_with("lib.rs");
+        let text = code(&std::fs::read_to_string(f).unwrap());
+        for them in named_modules(&text, &me, is_folder, &modules) {
+            // Where the two part: a child of their common folder each.
+            let common = me.iter().zip(&them).take_while(|(a, b)| a == b).count();
+            if let (Some(a), Some(b)) = (me.get(common), them.get(common)) {
+                edges.insert((me[..common].to_vec(), a.clone(), b.clone()));
+            }
+        }
+    }
+    let found = circles(&edges);
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_circle_finder_sees_circles_and_nothing_else() {
+    let e = |f: &[&str], a: &str, b: &str| {
+        (
+            f.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            a.to_string(),
+            b.to_string(),
+        )
+    };
+    let line = BTreeSet::from([e(&["x"], "a", "b"), e(&["x"], "b", "c"), e(&[], "x", "y")]);
+    assert!(circles(&line).is_empty());
+    let mut round = line.clone();
+    round.insert(e(&["x"], "c", "a"));
+    assert_eq!(circles(&round), ["src/x: a -> b -> c"]);
+    let modules = BTreeSet::from([
+        vec!["e".to_string()],
+        vec!["e".into(), "p".into()],
+        vec!["e".into(), "q".into()],
+        vec!["r".into()],
+    ]);
+    let me = vec!["e".to_string(), "p".into()];
+    let code = "use super::q::Thing;\nuse super::super::r::{a, b};\nuse crate::e::{p, q};";
+    let got = named_modules(code, &me, false, &modules);
+    let want = BTreeSet::from([
+        vec!["e".to_string(), "q".into()],
+        vec!["e".into(), "p".into()],
+        vec!["r".into()],
+    ]);
+    assert_eq!(got, want);
 }
 
 #[test]

@@ -5,9 +5,37 @@
 use crate::puzzle::Puzzle;
 use crate::symmetry::{Symmetry, distinct_rotation, identical_classes};
 
+use super::bits::tile_bits;
+use super::bits::{NO_COPY, code, from_bit, partner, set_bit};
 use super::order::neighbours;
-use super::search::tile_bits;
-use super::tables::{NO_COPY, Reduce, Step, code, from_bit, partner, set_bit};
+
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    pub(super) cell: usize,
+    /// The placed neighbours: (direction from this cell, neighbour cell).
+    pub(super) nbs: [(usize, usize); 4],
+    pub(super) k: usize,
+    /// The direction of the previous depth's cell, if it is a neighbour.
+    pub(super) link: Option<usize>,
+    /// The placed neighbours other than the previous depth's cell.
+    pub(super) older: [(usize, usize); 4],
+    pub(super) n_older: usize,
+    /// The tile here must have a larger index than the tile of the first
+    /// placed cell (the turn reduction on boards without a centre).
+    pub(super) above_first: bool,
+}
+
+/// How the search avoids visiting every board turn of a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reduce {
+    /// Full tree.
+    None,
+    /// Odd n: the centre tile has rotation 0.
+    CentreRotation,
+    /// Even n: the first placed cell holds the smallest tile of its orbit
+    /// under board turns.
+    FirstOfOrbit,
+}
 
 /// Per orientation, its four edge codes; per orientation and direction,
 /// the orientations of other tiles whose facing edge fits it (`words`

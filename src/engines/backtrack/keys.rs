@@ -2,8 +2,64 @@
 //! dense edge codes, the distinct allowed sets, each step's table and
 //! keys, and the lists laid out one after the other.
 
-use super::lists::{Cold, Entry, Hot, MAX_SPAN, WILD_EDGE};
-use super::tables::Step;
+use super::build::Step;
+
+/// Edge index in the `need` table that requires the wildcard code.
+pub(super) const WILD_EDGE: usize = 4;
+
+/// The most edge codes (plus the wildcard) the lists are built for: each
+/// key table has `span * span` lists. Puzzles with more codes use the
+/// bitset search (a table would take 512 KB or more).
+pub(super) const MAX_SPAN: usize = 256;
+
+/// The most distinct allowed sets that get key tables of their own (a
+/// framed board has nine: four corners, four sides, the inside; a fixed
+/// piece adds one); fewer when the codes are many (a table has `span *
+/// span` lists).
+pub(super) const MAX_DOMAINS: usize = 24;
+
+/// One step of the placement order: what the walk reads per node.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Hot {
+    /// Offset of this step's key table in `starts`.
+    pub(super) table: u32,
+    pub(super) cell: u16,
+    /// The two key neighbours' cells, and the edge of each that faces
+    /// this cell ([`WILD_EDGE`] when there is none).
+    pub(super) a: u16,
+    pub(super) b: u16,
+    pub(super) a_edge: u8,
+    pub(super) b_edge: u8,
+    /// The first key neighbour is the previous depth's cell: its code
+    /// comes from the orientation just placed, not from the board.
+    pub(super) a_link: bool,
+    /// Some candidates fail a check past the key lists ([`Cold`]).
+    pub(super) checks: bool,
+}
+
+/// One step of the placement order: the checks past the key lists.
+#[derive(Clone, Copy)]
+pub(super) struct Cold {
+    /// Placed neighbours past the two keys: (cell, its facing edge, this
+    /// cell's edge towards it).
+    pub(super) extra: [(usize, usize, usize); 2],
+    pub(super) n_extra: usize,
+    /// Candidates must be in this depth's allowed set (symmetry rules,
+    /// turn reduction).
+    pub(super) restricted: bool,
+    /// Candidates must be above the first placed tile (turn reduction).
+    pub(super) above_first: bool,
+}
+
+/// One candidate in a list.
+#[derive(Clone, Copy)]
+pub(super) struct Entry {
+    /// The row of the next depth's key table that this orientation gives
+    /// as the next cell's link: `need_row` of its edge facing that cell
+    /// (each table is built for the steps whose next link faces one way).
+    pub(super) key: u16,
+    pub(super) o: u16,
+}
 
 /// Dense codes (the codes on some edge, and their partners): per
 /// orientation and edge its code, per orientation and edge the code a

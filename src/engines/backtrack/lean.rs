@@ -9,10 +9,59 @@
 //! Same nodes, same boards in the same order as masks.rs.
 
 use super::MAX_TILES;
+use super::core::Core;
 use super::lists::Lists;
 use super::masks::{Avail, Masks, entry, slot};
-use super::search::{CHECK_EVERY, Emit, State, add_nodes, should_stop};
-use super::tables::Tables;
+use super::state::{CHECK_EVERY, Emit, State, add_nodes, should_stop};
+
+/// Depth-first search of the depths `start..limit` (`start < limit`), with
+/// the board holding the depths before `start`; `emit` gets every board
+/// that fills them. Returns false when asked to stop. `st.used` is read,
+/// not changed: the masks stand for it.
+pub(super) fn search<const W: usize>(
+    t: &Core<'_>,
+    l: &Lists,
+    m: &Masks,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut Emit<'_>,
+) -> bool {
+    const M: usize = MAX_TILES - 1;
+    let mut avail = m.start(&st.used);
+    let first = t.first_cell & M;
+    let h = l.hot[start & M];
+    let at = l.first_list(&st.placed, start);
+    if m.full[slot(at)] == 0 && l.starts[at + 1] > l.starts[at] {
+        // A long list (the first cell's): entry by entry, each placement
+        // searched below.
+        let mut nodes = 0;
+        let mut go = true;
+        for p in l.starts[at]..l.starts[at + 1] {
+            let o = l.entries[p as usize].o as usize;
+            if st.used[o / 64 % W] >> (o % 64) & 1 != 0
+                || h.checks && !l.passes(t, &st.placed, &l.cold[start], start, o, first)
+            {
+                continue;
+            }
+            nodes += 1;
+            st.placed[h.cell as usize & M] = o as u16;
+            if start + 1 == limit {
+                go = emit(&st.placed);
+            } else {
+                m.quads.take(&mut avail, o / 4);
+                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
+                m.quads.give(&mut avail, o / 4);
+            }
+            if !go {
+                break;
+            }
+        }
+        st.nodes[start] += nodes;
+        return go;
+    }
+    walk(t, l, m, st, &mut avail, start, limit, emit)
+}
 
 /// A depth left for the one below it: its remaining candidates (bits of
 /// the list starting at `base`), its next depth's key ([`Lists::next`])
@@ -31,7 +80,7 @@ struct Frame {
 /// the turn reduction, hinted neighbours).
 #[inline(never)]
 fn checked(
-    t: &Tables<'_>,
+    t: &Core<'_>,
     l: &Lists,
     m: &Masks,
     placed: &[u16; MAX_TILES],
@@ -57,7 +106,7 @@ fn checked(
 /// holding the board.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk<const W: usize>(
-    t: &Tables<'_>,
+    t: &Core<'_>,
     l: &Lists,
     m: &Masks,
     st: &mut State<'_, W>,
@@ -98,7 +147,7 @@ struct Clock<'c> {
 /// [`walk`] on the parts of the state it uses.
 #[allow(clippy::too_many_arguments)]
 fn run(
-    t: &Tables<'_>,
+    t: &Core<'_>,
     l: &Lists,
     m: &Masks,
     placed: &mut [u16; MAX_TILES],
@@ -216,7 +265,7 @@ fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tables::Setup;
+    use super::super::tables::{Setup, Tables};
     use std::sync::atomic::AtomicBool;
 
     use super::super::Order;
@@ -231,7 +280,7 @@ mod tests {
     fn stopped(t: &Tables<'_>, depth: usize, stop: usize) -> (Vec<Vec<u16>>, Vec<u64>) {
         let flag = AtomicBool::new(false);
         let check = || false;
-        let mut st = State::<2>::new(t, &flag, &check);
+        let mut st = t.state::<2>(&flag, &check);
         let mut boards = Vec::new();
         let go = search(t, &mut st, 0, depth, &mut |p: &[u16; MAX_TILES]| {
             boards.push(p[..t.cells].to_vec());

@@ -17,67 +17,15 @@
 //! end found without descending.
 
 use super::MAX_TILES;
-use super::keys::{KeyTables, dense_codes};
+use super::bits::MAX_WORDS;
+use super::bits::tile_bits;
+use super::build::Step;
+use super::core::Core;
+use super::keys::{Cold, Entry, Hot, KeyTables, MAX_DOMAINS, dense_codes};
+use super::lookahead::Lookahead;
 use super::masks::Masks;
-use super::search::{Emit, State, tile_bits};
-use super::tables::{MAX_WORDS, Step, Tables};
-
-/// Edge index in the `need` table that requires the wildcard code.
-pub(super) const WILD_EDGE: usize = 4;
-
-/// The most edge codes (plus the wildcard) the lists are built for: each
-/// key table has `span * span` lists. Puzzles with more codes use the
-/// bitset search (a table would take 512 KB or more).
-pub(super) const MAX_SPAN: usize = 256;
-
-/// The most distinct allowed sets that get key tables of their own (a
-/// framed board has nine: four corners, four sides, the inside; a fixed
-/// piece adds one); fewer when the codes are many (a table has `span *
-/// span` lists).
-pub(super) const MAX_DOMAINS: usize = 24;
-
-/// One step of the placement order: what the walk reads per node.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Hot {
-    /// Offset of this step's key table in `starts`.
-    pub(super) table: u32,
-    pub(super) cell: u16,
-    /// The two key neighbours' cells, and the edge of each that faces
-    /// this cell ([`WILD_EDGE`] when there is none).
-    pub(super) a: u16,
-    pub(super) b: u16,
-    pub(super) a_edge: u8,
-    pub(super) b_edge: u8,
-    /// The first key neighbour is the previous depth's cell: its code
-    /// comes from the orientation just placed, not from the board.
-    pub(super) a_link: bool,
-    /// Some candidates fail a check past the key lists ([`Cold`]).
-    pub(super) checks: bool,
-}
-
-/// One step of the placement order: the checks past the key lists.
-#[derive(Clone, Copy)]
-pub(super) struct Cold {
-    /// Placed neighbours past the two keys: (cell, its facing edge, this
-    /// cell's edge towards it).
-    pub(super) extra: [(usize, usize, usize); 2],
-    pub(super) n_extra: usize,
-    /// Candidates must be in this depth's allowed set (symmetry rules,
-    /// turn reduction).
-    pub(super) restricted: bool,
-    /// Candidates must be above the first placed tile (turn reduction).
-    pub(super) above_first: bool,
-}
-
-/// One candidate in a list.
-#[derive(Clone, Copy)]
-pub(super) struct Entry {
-    /// The row of the next depth's key table that this orientation gives
-    /// as the next cell's link: `need_row` of its edge facing that cell
-    /// (each table is built for the steps whose next link faces one way).
-    pub(super) key: u16,
-    pub(super) o: u16,
-}
+use super::ring::Ring;
+use super::state::{Emit, State};
 
 /// How the next depth's key is completed by the orientation placed now.
 #[derive(Clone, Copy, Default)]
@@ -225,7 +173,7 @@ impl Lists {
     #[inline(never)]
     pub(super) fn passes(
         &self,
-        t: &Tables<'_>,
+        t: &Core<'_>,
         placed: &[u16; MAX_TILES],
         s: &Cold,
         depth: usize,
@@ -253,27 +201,29 @@ fn toggle(used: &mut [u64; MAX_WORDS], o: usize) {
 /// the board holding the depths before `start`; `emit` gets every board
 /// that fills them. Returns false when asked to stop. With `LOOK` (the
 /// lists have a lookahead), a placement whose next row cannot be started,
-/// or after which its own row cannot be finished, is a dead end too.
+/// or after which its own row cannot be finished, is a dead end too, and
+/// so is one after which the frame check (`ring`) fails.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn search<const W: usize, const LOOK: bool>(
-    t: &Tables<'_>,
+    t: &Core<'_>,
     l: &Lists,
+    look: Option<&Lookahead>,
+    ring: Option<&Ring>,
     st: &mut State<'_, W>,
     start: usize,
     limit: usize,
     emit: &mut Emit<'_>,
 ) -> bool {
     const M: usize = MAX_TILES - 1;
-    let mut pos = [0u32; MAX_TILES];
-    let mut end = [0u32; MAX_TILES];
+    let (mut pos, mut end) = ([0u32; MAX_TILES], [0u32; MAX_TILES]);
     let mut nodes = [0u64; MAX_TILES];
     let mut used = [0u64; MAX_WORDS];
     used[..W].copy_from_slice(&st.used);
-    let mut budget = st.budget;
-    let first = t.first_cell & M;
+    let (mut budget, first) = (st.budget, t.first_cell & M);
     // Per depth d: `Lists::next` of depth d + 1.
     let mut next = [Next::default(); MAX_TILES];
-    // The sets of the depths before `start`: `search::search` replayed them.
-    let look = t.look.as_ref().filter(|_| LOOK);
+    // The sets of the depths before `start`: `search::search` replayed them
+    // (the caller gives a lookahead and a frame check only with `LOOK`).
     let mut d = start;
     let at = l.first_list(&st.placed, d);
     (pos[d], end[d]) = (l.starts[at], l.starts[at + 1]);
@@ -331,7 +281,7 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
             }
         }
         if LOOK
-            && let Some(ring) = &t.ring
+            && let Some(ring) = ring
             && !ring.passes(&st.placed, d, &mut st.memo)
         {
             continue;
@@ -379,8 +329,7 @@ pub(super) fn search<const W: usize, const LOOK: bool>(
 mod tests {
     use super::super::Order;
     use super::super::search::walk_tree;
-    use super::super::tables::Setup;
-    use super::*;
+    use super::super::tables::{Setup, Tables};
     use crate::generate::{PlantOptions, Rng, plant};
     use crate::symmetry::{Symmetry, report_combinations};
 

@@ -15,9 +15,11 @@
 //! their node counts stay those of the plain tree.
 
 use super::MAX_TILES;
+use super::bits::partner;
+use super::bits::words;
+use super::core::Core;
+use super::core::toggle;
 use super::order::Order;
-use super::search::{toggle, words};
-use super::tables::{Tables, partner};
 use crate::puzzle::{BOTTOM, LEFT, RIGHT, TOP};
 
 /// The bit of a chain set that says only "some orientation fits": the
@@ -96,7 +98,7 @@ impl Lookahead {
     /// The lookahead of `order` on `t`'s puzzle (`t.allowed` and `t.fit`
     /// built; `edges` its orientations' codes); none in the other orders,
     /// on boards of one row, or with more than 63 codes.
-    pub(super) fn new(t: &Tables<'_>, order: Order, edges: &[[u16; 4]]) -> Option<Lookahead> {
+    pub(super) fn new(t: &Core<'_>, order: Order, edges: &[[u16; 4]]) -> Option<Lookahead> {
         let towards = match order {
             Order::Row => TOP,
             Order::RowUp => BOTTOM,
@@ -178,7 +180,7 @@ impl Lookahead {
     #[inline(always)]
     pub(super) fn reach<const W: usize>(
         &self,
-        t: &Tables<'_>,
+        t: &Core<'_>,
         used: &[u64; W],
         o: usize,
         depth: usize,
@@ -248,7 +250,7 @@ impl Lookahead {
     /// same codes). False when the row cannot be finished at all.
     pub(super) fn finish<const W: usize>(
         &self,
-        t: &Tables<'_>,
+        t: &Core<'_>,
         used: &[u64; W],
         placed: &[u16; MAX_TILES],
         start: usize,
@@ -325,7 +327,7 @@ impl Lookahead {
     /// next row cannot be started.
     pub(super) fn replay<const W: usize>(
         &self,
-        t: &Tables<'_>,
+        t: &Core<'_>,
         placed: &[u16; MAX_TILES],
         start: usize,
         sets: &mut [u64],
@@ -342,7 +344,8 @@ impl Lookahead {
 #[cfg(test)]
 mod tests {
     use super::super::Order;
-    use super::super::tables::{MAX_WORDS, Setup, Tables};
+    use super::super::bits::MAX_WORDS;
+    use super::super::tables::{Setup, Tables};
     use super::*;
     use crate::symmetry::Symmetry;
 
@@ -404,7 +407,7 @@ mod tests {
         for d in 0..cols {
             let o = planted[d] as usize;
             placed[t.steps[d].cell] = o as u16;
-            used[o / 64] |= crate::engines::backtrack::search::tile_bits(o);
+            used[o / 64] |= crate::engines::backtrack::bits::tile_bits(o);
         }
         let look = t.look.as_ref().expect("a lookahead");
         let mut rest = RowEnds::new(t.cells, W);
@@ -543,10 +546,10 @@ mod tests {
     /// frame check), as placed arrays.
     fn boards_found<const W: usize>(t: &Tables<'_>, units: Option<usize>) -> Vec<Vec<u16>> {
         use super::super::parallel::prefixes;
-        use super::super::search::{State, search};
+        use super::super::search::search;
         let stop = std::sync::atomic::AtomicBool::new(false);
         let check = || false;
-        let mut st = State::<W>::new(t, &stop, &check);
+        let mut st = t.state::<W>(&stop, &check);
         let mut out = Vec::new();
         let starts = match units {
             Some(want) => prefixes::<W>(t, want, &stop, &check).0,

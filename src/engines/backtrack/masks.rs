@@ -28,10 +28,8 @@
 //! list loop runs there (search.rs), and that walk is gone.
 
 use super::MAX_TILES;
-use super::lean;
-use super::lists::{Entry, Lists};
-use super::search::{Emit, State};
-use super::tables::{Step, Tables};
+use super::build::Step;
+use super::keys::Entry;
 
 /// Where a tile's entries sit: one list and its bits there.
 #[derive(Clone, Copy, Default)]
@@ -44,7 +42,7 @@ pub(super) struct Member {
 pub(super) struct Masks {
     /// Per list: the bits of all its entries (0 for a long list); past the
     /// lists, a spare word that the padding members point at.
-    full: Box<Avail>,
+    pub(super) full: Box<Avail>,
     /// How many tiles the puzzle has.
     tiles: usize,
     /// The lists' starts and entries (copies of `Lists::starts` and
@@ -190,7 +188,7 @@ impl Masks {
 
     /// The masks with the tiles of `used` (orientation bits, a tile's four
     /// together) taken.
-    fn start<const W: usize>(&self, used: &[u64; W]) -> Box<Avail> {
+    pub(super) fn start<const W: usize>(&self, used: &[u64; W]) -> Box<Avail> {
         let mut avail = self.full.clone();
         for (w, &word) in used.iter().enumerate() {
             let mut bits = word;
@@ -206,60 +204,11 @@ impl Masks {
     }
 }
 
-/// Depth-first search of the depths `start..limit` (`start < limit`), with
-/// the board holding the depths before `start`; `emit` gets every board
-/// that fills them. Returns false when asked to stop. `st.used` is read,
-/// not changed: the masks stand for it.
-pub(super) fn search<const W: usize>(
-    t: &Tables<'_>,
-    l: &Lists,
-    m: &Masks,
-    st: &mut State<'_, W>,
-    start: usize,
-    limit: usize,
-    emit: &mut Emit<'_>,
-) -> bool {
-    const M: usize = MAX_TILES - 1;
-    let mut avail = m.start(&st.used);
-    let first = t.first_cell & M;
-    let h = l.hot[start & M];
-    let at = l.first_list(&st.placed, start);
-    if m.full[slot(at)] == 0 && l.starts[at + 1] > l.starts[at] {
-        // A long list (the first cell's): entry by entry, each placement
-        // searched below.
-        let mut nodes = 0;
-        let mut go = true;
-        for p in l.starts[at]..l.starts[at + 1] {
-            let o = l.entries[p as usize].o as usize;
-            if st.used[o / 64 % W] >> (o % 64) & 1 != 0
-                || h.checks && !l.passes(t, &st.placed, &l.cold[start], start, o, first)
-            {
-                continue;
-            }
-            nodes += 1;
-            st.placed[h.cell as usize & M] = o as u16;
-            if start + 1 == limit {
-                go = emit(&st.placed);
-            } else {
-                m.quads.take(&mut avail, o / 4);
-                go = lean::walk(t, l, m, st, &mut avail, start + 1, limit, emit);
-                m.quads.give(&mut avail, o / 4);
-            }
-            if !go {
-                break;
-            }
-        }
-        st.nodes[start] += nodes;
-        return go;
-    }
-    lean::walk(t, l, m, st, &mut avail, start, limit, emit)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::Order;
     use super::super::search::walk_tree;
-    use super::super::tables::Setup;
+    use super::super::tables::{Setup, Tables};
     use super::*;
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
     use crate::puzzle::{Puzzle, Turning};
@@ -380,7 +329,7 @@ mod tests {
         let first = |t: &Tables<'_>| {
             let stop = std::sync::atomic::AtomicBool::new(false);
             let check = || false;
-            let mut st = State::<5>::new(t, &stop, &check);
+            let mut st = t.state::<5>(&stop, &check);
             let mut boards = Vec::new();
             let mut out = |b: &[u16; MAX_TILES]| {
                 boards.push(b[..t.cells].to_vec());

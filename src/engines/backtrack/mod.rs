@@ -62,7 +62,9 @@ macro_rules! by_words {
     };
 }
 
+mod bits;
 mod build;
+mod core;
 mod keys;
 mod lean;
 mod lists;
@@ -71,10 +73,12 @@ mod masks;
 mod order;
 mod parallel;
 mod probe;
+mod relabel;
 mod restarts;
 mod ring;
 mod search;
 mod split;
+mod state;
 mod tables;
 mod tree;
 
@@ -90,11 +94,12 @@ use crate::solve::{
 };
 use crate::symmetry::labellings_per_picture;
 
+use bits::MAX_WORDS;
 pub use order::Order;
 use parallel::Run;
 pub use probe::{Probe, ProbeEnd, probe};
 pub use restarts::Restarts;
-use tables::{MAX_WORDS, Setup, Tables};
+use tables::{Setup, Tables};
 pub(crate) use tree::Sums;
 pub use tree::{Mean, TreeEstimate, estimate_tree};
 

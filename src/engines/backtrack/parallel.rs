@@ -8,7 +8,8 @@ use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{Progress, SolutionCallback, Units};
 
 use super::MAX_TILES;
-use super::search::{State, search, search_below, should_stop};
+use super::search::{search, search_below};
+use super::state::{State, should_stop};
 use super::tables::Tables;
 
 /// One enumeration: the tables, the workers, and how to stop.
@@ -47,7 +48,7 @@ impl Run<'_, '_> {
     ) -> Vec<u64> {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
-        let mut st = State::<W>::new(t, stop, check);
+        let mut st = t.state::<W>(stop, check);
         let mut buf = Vec::new();
         // The first boards go at once (the first solution is
         // not held back), then batches double up to BATCH.
@@ -118,7 +119,7 @@ impl Run<'_, '_> {
         let t = self.t;
         let (stop, check) = (self.stop, self.check);
         if self.units.is_none() && (self.threads == 1 || t.cells < 2) {
-            let mut st = State::<W>::new(t, stop, check);
+            let mut st = t.state::<W>(stop, check);
             let mut buf = Vec::new();
             let mut boards = 0u32;
             let mut out = |cells: &[Placement]| {
@@ -149,7 +150,7 @@ impl Run<'_, '_> {
         // Which units to search: with shards, by an estimate of each
         // unit's work (its subtree two levels down; not counted as nodes).
         let to_run = self.units.map(|u| {
-            let mut probe = State::<W>::new(t, stop, check);
+            let mut probe = t.state::<W>(stop, check);
             u.to_run(prefixes.len(), |k| estimate(t, &mut probe, &prefixes[k]))
         });
         let info = to_run.as_ref().map(|r| UnitInfo {
@@ -230,7 +231,7 @@ pub(super) fn prefixes<const W: usize>(
     stop: &AtomicBool,
     check: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Vec<u16>>, Vec<u64>) {
-    let mut st = State::<W>::new(t, stop, check);
+    let mut st = t.state::<W>(stop, check);
     let mut level: Vec<Vec<u16>> = vec![Vec::new()];
     let mut depth = 0;
     while depth + 1 < t.cells && level.len() < want {

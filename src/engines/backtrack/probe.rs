@@ -16,8 +16,9 @@ use crate::puzzle::Puzzle;
 use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
-use super::search::{State, search};
-use super::tables::{MAX_WORDS, Setup, Tables};
+use super::bits::MAX_WORDS;
+use super::search::search;
+use super::tables::{Setup, Tables};
 use super::{MAX_TILES, Order, Watch, fits};
 
 /// How a probe ended.
@@ -88,7 +89,7 @@ pub fn probe(
         vec![0; t.cells]
     } else {
         by_words!(t.words, W => {
-            let mut st = State::<W>::new(&t, &stop, &check);
+            let mut st = t.state::<W>(&stop, &check);
             search(&t, &mut st, 0, depth, &mut |placed: &[u16; MAX_TILES]| {
                 found = Some(placed[..t.cells].to_vec());
                 false

@@ -16,16 +16,19 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::{Placement, Solution};
-use crate::puzzle::{Puzzle, Tile, Turning};
+use crate::puzzle::Puzzle;
 use crate::rng::Rng;
 use crate::solve::pool::{self, Event, Flow, Given, Outbox, Shape};
 use crate::solve::{SolutionCallback, Stands};
 use crate::symmetry::{Symmetry, canonical, picture_canonical};
 
 use super::Order;
-use super::search::{CHECK_EVERY, State, search_below};
+use super::bits::MAX_WORDS;
+use super::relabel::{Msg, relabel, send_back};
+use super::search::search_below;
 use super::split::{self, Split};
-use super::tables::{MAX_WORDS, Setup, Tables};
+use super::state::CHECK_EVERY;
+use super::tables::{Setup, Tables};
 
 /// How first-solution searches restart: the Luby sequence times `unit`
 /// nodes per attempt, tile orders drawn from `seed`.
@@ -71,47 +74,6 @@ pub(super) fn luby(i: u64) -> u64 {
     }
 }
 
-/// A copy of `puzzle` with its tiles in a random order, numbered 0, 1, ...
-/// in that order, each (where tiles turn and it is not a fixed piece)
-/// turned by a random quarter; and, per new number, the original tile and
-/// the turn to add to a rotation to get back. Without `rng`, the tiles keep
-/// their order and turns (only their numbers change).
-pub(super) fn relabel(puzzle: &Puzzle, mut rng: Option<&mut Rng>) -> (Puzzle, Vec<(i64, u8)>) {
-    let mut order: Vec<usize> = (0..puzzle.len()).collect();
-    if let Some(rng) = rng.as_deref_mut() {
-        rng.shuffle(&mut order);
-    }
-    let mut back = Vec::with_capacity(order.len());
-    let mut tiles = Vec::with_capacity(order.len());
-    for (new, &k) in order.iter().enumerate() {
-        let t = &puzzle.tiles()[k];
-        let fixed = puzzle.hints().iter().any(|h| h.tile == t.id);
-        let turn = match rng.as_deref_mut() {
-            Some(rng) if !fixed && puzzle.turning() == Turning::Quarter => rng.below(4) as u8,
-            _ => 0,
-        };
-        tiles.push(Tile {
-            id: new as i64,
-            edges: std::array::from_fn(|e| t.edge(turn, e)),
-        });
-        back.push((t.id, turn));
-    }
-    let new_id = |id: i64| back.iter().position(|&(o, _)| o == id).expect("a tile") as i64;
-    let hints = puzzle
-        .hints()
-        .iter()
-        .map(|h| crate::puzzle::Hint {
-            tile: new_id(h.tile),
-            ..*h
-        })
-        .collect();
-    let mut parts = puzzle.clone().into_parts();
-    parts.tiles = tiles;
-    parts.hints = hints;
-    let relabelled = Puzzle::new(parts).expect("a relabelled puzzle keeps its rules");
-    (relabelled, back)
-}
-
 /// What one restart search is given.
 pub(super) struct Plan<'a> {
     pub(super) puzzle: &'a Puzzle,
@@ -133,9 +95,6 @@ pub(super) struct Done {
     /// Some attempt searched its whole tree.
     pub(super) complete: bool,
 }
-
-/// A worker's message: a board (original tiles) and what it stands for.
-pub(super) type Msg = (Vec<Placement>, Stands);
 
 /// What the coordinator has passed on.
 #[derive(Default)]
@@ -325,7 +284,7 @@ impl Attempt<'_, '_> {
             }
             // Only the looks per CHECK_EVERY descents count toward the
             // attempt's budget, not those row-end checks' work asked for.
-            if super::search::work_check() {
+            if super::state::work_check() {
                 return false;
             }
             let spent = checks.fetch_add(1, Ordering::Relaxed) + 1 >= self.budget;
@@ -335,7 +294,7 @@ impl Attempt<'_, '_> {
             spent
         };
         let halt = AtomicBool::new(false);
-        let mut st = State::<W>::new(t, &halt, &check);
+        let mut st = t.state::<W>(&halt, &check);
         let mut buf = Vec::new();
         let mut out = |cells: &[Placement]| send_back(self.back, t, self.tx, self.stop, cells);
         let finished = search_below(t, &mut st, &[], &mut buf, &mut out, self.stop);
@@ -349,31 +308,6 @@ impl Attempt<'_, '_> {
         } else {
             Ended::Stopped
         }
-    }
-}
-
-/// Send a board of a relabelled puzzle (`back` per tile number: the
-/// original tile and the turn to add), in the original tiles, stopping the
-/// search when nobody listens any more.
-pub(super) fn send_back(
-    back: &[(i64, u8)],
-    t: &Tables<'_>,
-    tx: &Outbox<Msg>,
-    stop: &AtomicBool,
-    cells: &[Placement],
-) {
-    let board = cells
-        .iter()
-        .map(|p| {
-            let (tile, turn) = back[p.tile as usize];
-            Placement {
-                tile,
-                rotation: (p.rotation + turn) % 4,
-            }
-        })
-        .collect();
-    if !tx.send((board, t.stands)) {
-        stop.store(true, Ordering::Relaxed);
     }
 }
 

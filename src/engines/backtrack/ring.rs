@@ -18,7 +18,8 @@
 //! codes: the placements between two border cells do not change them.
 
 use super::MAX_TILES;
-use super::tables::{Tables, partner};
+use super::bits::partner;
+use super::core::Core;
 use crate::puzzle::{BOTTOM, LEFT, RIGHT, TOP};
 
 /// The most failed states a walk notes before it gives up (and passes).
@@ -201,7 +202,7 @@ impl Ring {
     /// codes): none unless the board is framed, at least 3x3, its border
     /// cells hold exactly its frame pieces (at most 64) and no frame piece
     /// fits inside.
-    pub(super) fn new(t: &Tables<'_>, edges: &[[u16; 4]]) -> Option<Ring> {
+    pub(super) fn new(t: &Core<'_>, edges: &[[u16; 4]]) -> Option<Ring> {
         let p = t.puzzle;
         let (rows, cols) = (p.rows(), p.cols());
         p.frame()?;
@@ -287,7 +288,7 @@ impl Ring {
     /// Per depth: the run of empty border cells after the placement there,
     /// where that placement filled a border cell and the empty ones form
     /// one run between two filled ones.
-    fn runs(t: &Tables<'_>, cycle: &[usize]) -> Vec<Option<Run>> {
+    fn runs(t: &Core<'_>, cycle: &[usize]) -> Vec<Option<Run>> {
         let m = cycle.len();
         let mut filled = vec![false; t.cells];
         let cols = t.puzzle.cols();

@@ -11,157 +11,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::MAX_TILES;
+use super::bits::{tile_bits, words};
+use super::core::toggle;
+use super::lean;
 use super::lists;
-use super::lookahead::RowEnds;
-use super::masks;
-use super::ring::Memo;
-use super::tables::{NO_COPY, Tables};
+use super::state::{Emit, State};
+use super::tables::Tables;
 use crate::board::Placement;
-
-/// How many nodes (descents in the list search) pass between two looks at
-/// the clock and the stop flag.
-pub(super) const CHECK_EVERY: u32 = 1 << 16;
-
-/// What one check of a row's end (the lookahead's `finish`) counts for
-/// against [`CHECK_EVERY`] in [`State::work`]: it walks the rest of the
-/// row, tens of microseconds on a 16x16 where a descent takes tens of
-/// nanoseconds. Counted only with the descents, a run of checks that all
-/// failed read the clock seconds apart (5.2 s for a 1 s limit on a 16x16).
-pub(super) const FINISH_COST: u32 = 256;
-
-thread_local! {
-    /// Set while a look at the clock is made for the work of row-end
-    /// checks rather than for [`CHECK_EVERY`] descents ([`work_check`]).
-    static WORK_CHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the look at the clock being made is one that row-end checks'
-/// work asked for: the restarts' budgets, counted in looks per
-/// [`CHECK_EVERY`] descents, leave it out, so that an attempt searches as
-/// many nodes as before.
-pub(super) fn work_check() -> bool {
-    WORK_CHECK.with(|w| w.get())
-}
-
-/// What a search calls with every board that fills its depths: false
-/// stops the search. Dynamic, so each search is compiled once per word
-/// count rather than once per caller too (the build's time; it is called
-/// on full boards only, never per node).
-pub(super) type Emit<'e> = dyn FnMut(&[u16; MAX_TILES]) -> bool + 'e;
-
-/// Search state of one worker; `W` words per set of orientations.
-pub(super) struct State<'a, const W: usize> {
-    /// Orientation per cell (row-major); indexed modulo `MAX_TILES`.
-    pub(super) placed: [u16; MAX_TILES],
-    /// The orientations of the tiles on the board.
-    pub(super) used: [u64; W],
-    pub(super) nodes: Vec<u64>,
-    /// With a lookahead, per depth (`W` words each): the orientations the
-    /// next row's chain may continue with (lookahead.rs).
-    pub(super) sets: Vec<u64>,
-    /// With a lookahead, per depth (`W` words each): the orientations
-    /// after which the row can still be finished ([`Lookahead::finish`]).
-    ///
-    /// [`Lookahead::finish`]: super::lookahead::Lookahead::finish
-    pub(super) rest: RowEnds,
-    /// With a frame check, its results so far (ring.rs).
-    pub(super) memo: Memo,
-    pub(super) budget: u32,
-    /// The work left before the next look at the clock for row-end checks
-    /// ([`FINISH_COST`] each).
-    pub(super) work: u32,
-    pub(super) stop: &'a AtomicBool,
-    pub(super) check: &'a (dyn Fn() -> bool + Sync),
-}
-
-impl<'a, const W: usize> State<'a, W> {
-    pub(super) fn new(
-        t: &Tables<'_>,
-        stop: &'a AtomicBool,
-        check: &'a (dyn Fn() -> bool + Sync),
-    ) -> Self {
-        State {
-            placed: [0; MAX_TILES],
-            used: words(&t.start_used, 0),
-            nodes: vec![0; t.cells],
-            sets: vec![0; if t.look.is_some() { t.cells * W } else { 0 }],
-            rest: RowEnds::new(if t.look.is_some() { t.cells } else { 0 }, W),
-            memo: Memo::new(t.ring.is_some()),
-            budget: CHECK_EVERY,
-            work: CHECK_EVERY,
-            stop,
-            check,
-        }
-    }
-
-    /// Put a prefix (orientations for the first depths) on the board.
-    pub(super) fn set_prefix(&mut self, t: &Tables<'_>, prefix: &[u16]) {
-        self.used = words(&t.start_used, 0);
-        for (d, &o) in prefix.iter().enumerate() {
-            self.placed[t.steps[d].cell] = o;
-            toggle::<W, true>(&mut self.used, t, o as usize / 64, o as usize);
-        }
-    }
-
-    /// Add a loop's nodes per depth (indexed by depth) over `depths`.
-    pub(super) fn add_nodes(&mut self, depths: std::ops::Range<usize>, nodes: &[u64]) {
-        add_nodes(&mut self.nodes, depths, nodes);
-    }
-
-    /// One descent spent from `budget` (a loop's copy of `self.budget`);
-    /// when it runs out, a look at the clock ([`State::should_stop`]) and a
-    /// new budget. True when the search must stop.
-    #[inline(always)]
-    pub(super) fn spend(&mut self, budget: &mut u32) -> bool {
-        *budget -= 1;
-        if *budget != 0 {
-            return false;
-        }
-        let stop = self.should_stop();
-        *budget = self.budget;
-        stop
-    }
-
-    /// One row-end check's work spent ([`FINISH_COST`]); when the work
-    /// runs out, a look at the clock that the restarts' budgets do not
-    /// count ([`work_check`]). True when the search must stop.
-    #[inline]
-    pub(super) fn spend_work(&mut self) -> bool {
-        if self.work > FINISH_COST {
-            self.work -= FINISH_COST;
-            return false;
-        }
-        self.work = CHECK_EVERY;
-        WORK_CHECK.with(|w| w.set(true));
-        let stop = should_stop(self.stop, self.check);
-        WORK_CHECK.with(|w| w.set(false));
-        stop
-    }
-
-    /// Every `CHECK_EVERY` nodes: the clock, Ctrl-C and the other workers.
-    #[cold]
-    pub(super) fn should_stop(&mut self) -> bool {
-        self.budget = CHECK_EVERY;
-        should_stop(self.stop, self.check)
-    }
-}
-
-/// Add `nodes` (per depth) to `counted` over `depths`.
-pub(super) fn add_nodes(counted: &mut [u64], depths: std::ops::Range<usize>, nodes: &[u64]) {
-    for (a, b) in counted[depths.clone()].iter_mut().zip(&nodes[depths]) {
-        *a += b;
-    }
-}
-
-/// The clock, Ctrl-C and the other workers: whether to stop (telling the
-/// other workers when the check says so).
-#[cold]
-pub(super) fn should_stop(stop: &AtomicBool, check: &(dyn Fn() -> bool + Sync)) -> bool {
-    if check() {
-        stop.store(true, Ordering::Relaxed);
-    }
-    stop.load(Ordering::Relaxed)
-}
 
 /// Whether `a` has a bit set: an OR of its words (an array comparison
 /// with zero is a call to memcmp past 32 bytes, where 7-11% of a 9x9
@@ -189,44 +45,6 @@ fn and_not<const W: usize>(a: &mut [u64; W], b: &[u64; W]) {
     for w in 0..W {
         a[w] &= !b[w];
     }
-}
-
-/// The bits of the four orientations of the tile of orientation `o`, within
-/// its word.
-#[inline(always)]
-pub(super) fn tile_bits(o: usize) -> u64 {
-    0xF << ((o % 64) & !3)
-}
-
-/// Place or take back orientation `o` (in word `w`) in `used`: its tile's
-/// bits flip, and with kinds (`K`, compiled apart so that the search
-/// without kinds does not test it) so do the next copy's: freed on placing,
-/// blocked again on taking back.
-#[inline(always)]
-pub(super) fn toggle<const W: usize, const K: bool>(
-    used: &mut [u64; W],
-    t: &Tables<'_>,
-    w: usize,
-    o: usize,
-) {
-    used[w] ^= tile_bits(o);
-    if K && t.kinds {
-        let q = t.next_copy[o / 4];
-        if q != NO_COPY {
-            used[q as usize / 16 % W] ^= tile_bits(q as usize * 4);
-        }
-    }
-}
-
-/// `W` words of a flat bitset table from word `at`.
-#[inline(always)]
-pub(super) fn words<const W: usize>(table: &[u64], at: usize) -> [u64; W] {
-    let s = &table[at..at + W];
-    let mut out = [0; W];
-    for w in 0..W {
-        out[w] = s[w];
-    }
-    out
 }
 
 /// The candidates at `depth` given the board: the orientations allowed
@@ -300,9 +118,18 @@ pub(super) fn search<const W: usize>(
         // with 14 motifs (docs/log.md has the figures).
         // The lookahead (first solutions) walks the lists.
         return match &l.masks {
-            _ if t.look.is_some() => lists::search::<W, true>(t, l, st, start, limit, emit),
-            Some(m) => masks::search(t, l, m, st, start, limit, emit),
-            None => lists::search::<W, false>(t, l, st, start, limit, emit),
+            _ if t.look.is_some() => lists::search::<W, true>(
+                t,
+                l,
+                t.look.as_ref(),
+                t.ring.as_ref(),
+                st,
+                start,
+                limit,
+                emit,
+            ),
+            Some(m) => lean::search(t, l, m, st, start, limit, emit),
+            None => lists::search::<W, false>(t, l, None, None, st, start, limit, emit),
         };
     }
     if W > 1 || t.kinds {
@@ -529,7 +356,7 @@ pub(super) fn walk_tree<const W: usize>(
 ) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
     let stop = AtomicBool::new(false);
     let check = || false;
-    let mut st = State::<W>::new(t, &stop, &check);
+    let mut st = t.state::<W>(&stop, &check);
     let mut boards = Vec::new();
     let mut out = |p: &[u16; MAX_TILES]| {
         boards.push(p[..t.cells].to_vec());

@@ -17,8 +17,8 @@ use crate::solve::pool::Outbox;
 use crate::board::Placement;
 
 use super::parallel::prefixes;
-use super::restarts::{Msg, send_back};
-use super::search::{State, search_below};
+use super::relabel::{Msg, send_back};
+use super::search::search_below;
 use super::tables::Tables;
 
 /// Subtrees per worker of the split.
@@ -80,7 +80,7 @@ impl<'a, 'p> Split<'a, 'p> {
         nodes: &mut [u64],
     ) -> bool {
         let t = self.t;
-        let mut st = State::<W>::new(t, stop, check);
+        let mut st = t.state::<W>(stop, check);
         let mut buf = Vec::new();
         let mut last = false;
         while let Some(prefix) = self.units.get(self.next.fetch_add(1, Ordering::Relaxed)) {

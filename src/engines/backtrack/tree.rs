@@ -21,8 +21,9 @@ use crate::rng::Rng;
 use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
-use super::search::{State, search};
-use super::tables::{MAX_WORDS, Setup, Tables};
+use super::bits::MAX_WORDS;
+use super::search::search;
+use super::tables::{Setup, Tables};
 use super::{Order, Watch, fits};
 
 /// A mean over probes and its standard error.
@@ -143,7 +144,7 @@ pub fn estimate_tree(
         // never stops part way.
         let never = AtomicBool::new(false);
         let no = || false;
-        let mut st = State::<W>::new(&t, &never, &no);
+        let mut st = t.state::<W>(&never, &no);
         let mut prefix: Vec<u16> = Vec::with_capacity(cells);
         let mut children: Vec<u16> = Vec::new();
         let mut weights = vec![0.0f64; cells];

@@ -8,9 +8,9 @@ use std::collections::{HashMap, VecDeque};
 use crate::solve::{Progress, RunStatus, SolutionCallback, SolverStats, StopReason};
 
 use super::ceiling::{self, Slots};
-use super::enumerate::Run;
 use super::jobs::{Job, split_job};
 use super::policy::{self, End, Finished, Next};
+use super::run::Run;
 use super::slices::Outcome;
 use super::subproblem::{Ended, JobResult, Shared};
 

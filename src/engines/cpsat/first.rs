@@ -20,9 +20,9 @@ use crate::solve::{
 };
 
 use super::ceiling::Watch;
-use super::enumerate::{Expansion, Run};
 use super::pending::{Waited, own_limit_margin};
 use super::proto::{CpSolverStatus, SatParameters};
+use super::run::{Expansion, Run};
 
 pub(crate) fn first(
     run: &Run,

@@ -16,8 +16,9 @@ mod first;
 mod jobs;
 mod pending;
 mod policy;
-pub use enumerate::Limits;
+pub use run::Limits;
 pub(crate) mod proto;
+mod run;
 mod runtime;
 mod slices;
 mod subproblem;
@@ -41,7 +42,7 @@ use crate::symmetry::{
 
 pub use best::{BestModel, Found, Slice};
 pub use constraints::{ConstraintsError, UserConstraints};
-pub use enumerate::Expansion;
+pub use run::Expansion;
 
 pub use runtime::{PINNED_VERSION, RuntimeError};
 
@@ -62,7 +63,7 @@ pub struct CpSat {
     /// How the enumeration is cut into subproblems (`--split`).
     pub split: Split,
     /// When subproblems are split (pool size, time slice).
-    pub limits: enumerate::Limits,
+    pub limits: run::Limits,
     /// The user's constraints, appended to every model (`--constraints`);
     /// they turn the turn reduction off, as `full_tree` does.
     pub constraints: Option<Arc<UserConstraints>>,
@@ -77,7 +78,7 @@ impl CpSat {
             encoding: Choice::default(),
             full_tree: false,
             split: Split::Auto,
-            limits: enumerate::Limits::default(),
+            limits: run::Limits::default(),
             constraints: None,
         })
     }
@@ -276,12 +277,12 @@ impl Solver for CpSat {
             None => None,
         };
         let mut limits = self.limits;
-        if limits.whole_slice == enumerate::WHOLE_SLICE {
+        if limits.whole_slice == run::WHOLE_SLICE {
             limits.whole_slice = self.encoding.encoding().whole_model_slice();
         }
         // Range parts pay off side by side: one thread tries the whole
         // model first.
-        let one_thread = options.threads <= 1 && limits.eager_cells == enumerate::EAGER_CELLS;
+        let one_thread = options.threads <= 1 && limits.eager_cells == run::EAGER_CELLS;
         limits.lengthen_whole = self.encoding.encoding().start_in_ranges();
         if !self.encoding.encoding().start_in_ranges() || one_thread {
             limits.eager_cells = usize::MAX;
@@ -289,7 +290,7 @@ impl Solver for CpSat {
         // From here on the ceiling is a resident size: what the process
         // held when this run started plus what the run may add.
         limits.memory_ceiling = run_ceiling;
-        let run = enumerate::Run {
+        let run = run::Run {
             memory_start: run_ceiling.saturating_sub(self.limits.memory_ceiling),
             rt: self.rt,
             limits,

@@ -8,7 +8,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::proto::CpSolverResponse;
-use super::runtime::RuntimeError;
+use super::proto::SatParameters;
+use super::runtime::{Runtime, RuntimeError, give_back_freed_memory};
 
 /// How long a solve that was asked to stop may take to return before its
 /// caller stops waiting for it. CP-SAT's search stops within milliseconds,
@@ -132,6 +133,26 @@ pub(crate) fn settle(give_up: impl Fn() -> bool) -> bool {
         std::thread::sleep(POLL);
     }
     true
+}
+
+impl Runtime {
+    /// Start solving the encoded model `m` on a thread of its own, in a
+    /// fresh environment.
+    pub(crate) fn spawn_solve(&'static self, m: Vec<u8>, params: SatParameters) -> Pending {
+        let env = self.new_env();
+        let stopper = env.stopper();
+        Pending::spawn(
+            move || stopper.stop(),
+            move || {
+                let r = self.solve_encoded(&env, &m, &params);
+                (r, move || {
+                    drop(env);
+                    drop(m);
+                    give_back_freed_memory();
+                })
+            },
+        )
+    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,6 @@ use std::sync::{Arc, OnceLock};
 use prost::Message;
 use thiserror::Error;
 
-use super::pending::Pending;
 use super::proto::{CpSolverResponse, SatParameters};
 
 /// The OR-Tools release scramble is built and tested against.
@@ -113,7 +112,7 @@ unsafe extern "C" {
 /// freed pages in its arenas, and a solve's state (tens of MB on a 6x6,
 /// docs/benchmarks.md) is freed in pieces the arenas mostly keep: without
 /// this the process stays at its high-water mark after every subproblem.
-fn give_back_freed_memory() {
+pub(super) fn give_back_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes no pointers and only walks the allocator's
     // own free lists under its locks; any thread may call it at any time.
@@ -389,26 +388,6 @@ fn check_extent(path: &Path) -> Result<(), String> {
         return Err(short(needed));
     }
     Ok(())
-}
-
-impl Runtime {
-    /// Start solving the encoded model `m` on a thread of its own, in a
-    /// fresh environment.
-    pub(crate) fn spawn_solve(&'static self, m: Vec<u8>, params: SatParameters) -> Pending {
-        let env = self.new_env();
-        let stopper = env.stopper();
-        Pending::spawn(
-            move || stopper.stop(),
-            move || {
-                let r = self.solve_encoded(&env, &m, &params);
-                (r, move || {
-                    drop(env);
-                    drop(m);
-                    give_back_freed_memory();
-                })
-            },
-        )
-    }
 }
 
 /// A CP-SAT solver environment: one solve, stoppable from another thread.

@@ -11,10 +11,10 @@ use prost::Message;
 use crate::model::Model;
 
 use super::ceiling::Watch;
-use super::enumerate::{Limits, pool_for};
 use super::jobs::{Job, intersect};
 use super::pending::Waited;
 use super::proto::{CpModelProto, CpSolverStatus, SatParameters};
+use super::run::{Limits, pool_for};
 use super::runtime::Runtime;
 use super::slices::Slices;
 
