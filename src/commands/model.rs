@@ -59,8 +59,13 @@ pub(super) fn run(args: &ModelArgs) -> Result<u8, CliError> {
                     "--encoding applies to --format dimacs only".into(),
                 ));
             }
-            cpsat::model_text(&puzzle, args.model, &args.symmetry, args.full_tree)
-                .map_err(SolveError::from)?
+            cpsat::model_text(
+                &puzzle,
+                args.model,
+                &args.symmetry,
+                Turns::full_if(args.full_tree),
+            )
+            .map_err(SolveError::from)?
         }
         ModelFormat::Dimacs => {
             if args.full_tree {

@@ -37,6 +37,13 @@ pub struct BacktrackArgs {
     pub full_tree: bool,
 }
 
+impl BacktrackArgs {
+    /// The board turns each solve searches (`--full-tree`).
+    pub(crate) fn turns(&self) -> Turns {
+        Turns::full_if(self.full_tree)
+    }
+}
+
 /// How the backtracker's first-solution searches (`--limit`) restart and
 /// look ahead.
 #[derive(Debug, Args)]
@@ -100,11 +107,9 @@ impl BacktrackArgs {
 
     /// The backtracker in the order given, else in `default`.
     fn with_order(&self, default: Order) -> Backtrack {
-        let order = self.order.unwrap_or(default);
-        if self.full_tree {
-            Backtrack::full_tree(order)
-        } else {
-            Backtrack::new(order)
+        Backtrack {
+            turns: self.turns(),
+            ..Backtrack::new(self.order.unwrap_or(default))
         }
     }
 }
@@ -179,11 +184,11 @@ impl ModelsArgs {
     /// One CP-SAT backend per model, with the memory ceiling given.
     pub(super) fn solvers(
         &self,
-        full_tree: bool,
+        turns: Turns,
         memory: &MemoryArgs,
     ) -> Result<Vec<CpSat>, CliError> {
         let cp = CpSat::new()?
-            .with_full_tree(full_tree)
+            .with_turns(turns)
             .with_memory_limit(memory.bytes());
         Ok(self
             .chosen()

@@ -298,12 +298,18 @@ impl Solver for GraphSolver {
             return Err(SolveError::Unsupported(why));
         }
         let start = Instant::now();
+        // The run's one stop: Ctrl-C and the time limit, looked at before
+        // each phase and each subgraph.
+        let cancel = options.cancel(start);
         let g = RecordingGraph::of(puzzle);
+        if let Err(why) = cancel.check() {
+            return Ok(stopped(why.into(), start));
+        }
         let subgraphs = admitted(&g);
         let mut boards = 0u64;
         for sides in &subgraphs {
-            if options.stop.is_stopped() {
-                return Ok(stopped(StopReason::Interrupted, start));
+            if let Err(why) = cancel.check() {
+                return Ok(stopped(why.into(), start));
             }
             for s in realize(puzzle, sides) {
                 if options.symmetry.accepts(puzzle, &s) {
@@ -392,6 +398,30 @@ mod tests {
         let mut admitted = admitted(&g);
         admitted.sort();
         assert_eq!(admitted, used);
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_graph_solver() {
+        // A deadline already past: stopped by it, not by a run to the end.
+        let mut rng = crate::generate::Rng::new(3);
+        let o = crate::generate::PlantOptions {
+            n: 2,
+            motifs: 4,
+            self_matching: false,
+        };
+        let (p, _) = std::iter::repeat_with(|| crate::generate::plant(&mut rng, &o))
+            .find(|(p, _)| unsupported(p).is_none())
+            .unwrap();
+        let options = SolveOptions {
+            time_limit: Some(std::time::Duration::ZERO),
+            ..SolveOptions::default()
+        };
+        let r = crate::solve::run(&GraphSolver, &p, &options).unwrap();
+        assert_eq!(
+            r.outcome,
+            crate::solve::Outcome::Incomplete(StopReason::TimeLimit)
+        );
+        assert!(r.raw.is_empty());
     }
 
     #[test]

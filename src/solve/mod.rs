@@ -29,6 +29,28 @@ pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 pub use stats::{Entrant, SolverStats};
 
+/// Which board turns of each solution a search visits. Without symmetry
+/// rules, an engine may search one turn of each solution and report it as
+/// standing for its four (`Reduce`); `Full` searches every turn (the full
+/// tree, for node counts and formulation studies: `--full-tree`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Turns {
+    #[default]
+    Reduce,
+    Full,
+}
+
+impl Turns {
+    /// `Full` when `full_tree` (the command line's `--full-tree`).
+    pub fn full_if(full_tree: bool) -> Turns {
+        if full_tree {
+            Turns::Full
+        } else {
+            Turns::Reduce
+        }
+    }
+}
+
 /// What one reported board stands for. A solver uses one kind per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stands {

@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::model::Choice;
 
-use super::Engine;
+use super::{Engine, Turns};
 
 /// What a run searched.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -25,8 +25,8 @@ pub enum Searched {
         constraints: Option<String>,
     },
     /// The backtracker: its placement order (by name, e.g. `spiral`), and
-    /// whether it walked every turn of each piece (`--full-tree`).
-    Backtrack { order: String, full_tree: bool },
+    /// whether it walked every board turn of each solution (`--full-tree`).
+    Backtrack { order: String, turns: Turns },
     /// The SAT engine: its encoding (by name, e.g. `colour-sequential`).
     Sat { encoding: String },
     /// The recording graph of 2x2 boards.
@@ -67,15 +67,15 @@ impl Searched {
                 })
             }
             Engine::Backtrack => {
-                let (order, full_tree) = match text.strip_suffix(FULL_TREE) {
-                    Some(order) => (order, true),
-                    None => (text, false),
+                let (order, turns) = match text.strip_suffix(FULL_TREE) {
+                    Some(order) => (order, Turns::Full),
+                    None => (text, Turns::Reduce),
                 };
                 match order.is_empty() || order.contains('+') {
                     true => Err(bad()),
                     false => Ok(Searched::Backtrack {
                         order: order.to_string(),
-                        full_tree,
+                        turns,
                     }),
                 }
             }
@@ -99,9 +99,9 @@ impl fmt::Display for Searched {
                 Some(label) => write!(f, "{}+{label}", encoding.name()),
                 None => f.write_str(encoding.name()),
             },
-            Searched::Backtrack { order, full_tree } => match full_tree {
-                true => write!(f, "{order}{FULL_TREE}"),
-                false => f.write_str(order),
+            Searched::Backtrack { order, turns } => match turns {
+                Turns::Full => write!(f, "{order}{FULL_TREE}"),
+                Turns::Reduce => f.write_str(order),
             },
             Searched::Sat { encoding } => f.write_str(encoding),
             Searched::Graph => f.write_str("recording-graph"),
@@ -154,14 +154,14 @@ mod tests {
                 Engine::Backtrack,
                 Searched::Backtrack {
                     order: "row-up".into(),
-                    full_tree: true,
+                    turns: Turns::Full,
                 },
             ),
             (
                 Engine::Backtrack,
                 Searched::Backtrack {
                     order: "spiral".into(),
-                    full_tree: false,
+                    turns: Turns::Reduce,
                 },
             ),
             (
@@ -183,7 +183,7 @@ mod tests {
             },
             Searched::Backtrack {
                 order: "frame".into(),
-                full_tree: true,
+                turns: Turns::Full,
             },
         ]
         .iter()
@@ -229,7 +229,7 @@ mod tests {
             },
             Searched::Backtrack {
                 order: "row".into(),
-                full_tree: false,
+                turns: Turns::Reduce,
             },
         ];
         v.sort();

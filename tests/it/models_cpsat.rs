@@ -52,7 +52,7 @@ fn check(model: Choice, p: &Puzzle, want: (u64, u64, u64), k: usize) -> Vec<Stri
     let none = solve::run(&solver, p, &SolveOptions::default()).unwrap();
     let full = (p.rows() < 4 || model == Choice::default()).then(|| {
         solve::run(
-            &solver.clone().with_full_tree(true),
+            &solver.clone().with_turns(scramble::solve::Turns::Full),
             p,
             &SolveOptions::default(),
         )

@@ -229,9 +229,7 @@ impl std::str::FromStr for GenerateSpec {
 /// user's constraints when given; an option for CP-SAT without it refused.
 fn cp_sat_engines(args: &BenchArgs, kinds: &[Engine]) -> Result<Vec<CpSat>, CliError> {
     Ok(if kinds.contains(&Engine::CpSat) {
-        let plain = args
-            .models
-            .solvers(args.backtrack.full_tree, &args.memory)?;
+        let plain = args.models.solvers(args.backtrack.turns(), &args.memory)?;
         match plain
             .first()
             .map(|cp| args.constraints.load(cp))

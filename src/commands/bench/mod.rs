@@ -400,7 +400,7 @@ mod tests {
         fn searched(&self) -> crate::solve::Searched {
             crate::solve::Searched::Backtrack {
                 order: "test".into(),
-                full_tree: false,
+                turns: crate::solve::Turns::Reduce,
             }
         }
         fn enumerate(

@@ -41,7 +41,7 @@ pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     args.unproven.check([&args.symmetry], args.equivalence)?;
     let cps = args
         .models
-        .solvers(args.backtrack.full_tree, &args.run.memory)?;
+        .solvers(args.backtrack.turns(), &args.run.memory)?;
     let bt = args.backtrack.solver();
     let mut solvers: Vec<&dyn crate::solve::Solver> =
         cps.iter().map(|c| c as &dyn crate::solve::Solver).collect();

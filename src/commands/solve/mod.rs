@@ -210,7 +210,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
         (Some(_), _) => unreachable!("refused by misplaced()"),
     };
     if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(puzzle, args.model, &args.symmetry, args.backtrack.full_tree)
+        let text = cpsat::model_text(puzzle, args.model, &args.symmetry, args.backtrack.turns())
             .map_err(SolveError::from)?;
         write_file(path, text.as_bytes())?;
     }
@@ -218,7 +218,7 @@ fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Sol
         Engine::CpSat => Box::new(
             CpSat::new()?
                 .with_model(args.model)
-                .with_full_tree(args.backtrack.full_tree)
+                .with_turns(args.backtrack.turns())
                 .with_memory_limit(args.run.memory.bytes())
                 .with_split(args.split.unwrap_or(Split::Auto))
                 .with_constraints(constraints),

@@ -206,7 +206,7 @@ fn engines(args: &ReportArgs) -> Result<Vec<Entry>, CliError> {
             // baseline every formulation is compared with.
             Engine::CpSat => out.extend(
                 args.models
-                    .solvers(true, &args.run.memory)?
+                    .solvers(Turns::Full, &args.run.memory)?
                     .into_iter()
                     .map(Entry::CpSat),
             ),

@@ -3,6 +3,7 @@
 //! cell may hold, the kinds of identical tiles and the orbit rule's sets.
 
 use crate::puzzle::Puzzle;
+use crate::solve::Turns;
 use crate::symmetry::{Symmetry, distinct_rotation, identical_classes};
 
 use super::bits::tile_bits;
@@ -152,7 +153,7 @@ impl Reduction {
         puzzle: &Puzzle,
         symmetry: &Symmetry,
         first_cell: usize,
-        reduce_turns: bool,
+        search: Turns,
         kinds: bool,
     ) -> Reduction {
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
@@ -169,7 +170,7 @@ impl Reduction {
         // board with a fixed piece or tiles that do not turn.
         let turns = shape.group.turns();
         let reduce = match (
-            reduce_turns && symmetry.is_none() && turns.len() > 1,
+            search == Turns::Reduce && symmetry.is_none() && turns.len() > 1,
             centre,
         ) {
             (false, _) => Reduce::None,

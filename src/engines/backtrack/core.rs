@@ -6,7 +6,7 @@
 
 use crate::board::{Placement, Solution};
 use crate::puzzle::Puzzle;
-use crate::solve::Stands;
+use crate::solve::{Stands, Turns};
 use crate::symmetry::Symmetry;
 
 use super::bits::{NO_COPY, tile_bits, word_bucket, words};
@@ -62,7 +62,7 @@ impl<'p> Core<'p> {
         puzzle: &'p Puzzle,
         order: Order,
         symmetry: &'p Symmetry,
-        reduce_turns: bool,
+        turns: Turns,
         kinds: bool,
     ) -> (Core<'p>, Sources) {
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
@@ -72,7 +72,7 @@ impl<'p> Core<'p> {
         let (edges, fit) = fit_sets(puzzle, words);
         let order_cells = order.cells(rows, cols);
         let first_cell = order_cells[0];
-        let red = Reduction::new(puzzle, symmetry, first_cell, reduce_turns, kinds);
+        let red = Reduction::new(puzzle, symmetry, first_cell, turns, kinds);
         let (steps, mut allowed, beside_fixed) =
             steps_and_allowed(puzzle, symmetry, &order_cells, words, kinds, &red);
         let (kind_of, next_copy, start_used) = kind_tables(puzzle, words, kinds);
@@ -255,24 +255,24 @@ mod tests {
             .collect();
         assert_eq!(corners.len(), 4);
         for order in [Order::Row, Order::RowUp, Order::Frame] {
-            let reduced = Core::new(&framed, order, &none, true, false).0;
+            let reduced = Core::new(&framed, order, &none, Turns::Reduce, false).0;
             assert_eq!(first_tiles(&reduced), vec![corners[0]], "{order:?}");
             // The full tree keeps every corner piece on the first cell.
-            let full = Core::new(&framed, order, &none, false, false).0;
+            let full = Core::new(&framed, order, &none, Turns::Full, false).0;
             assert_eq!(first_tiles(&full), corners, "{order:?}");
         }
         // The spiral starts inside: its first cell's orbit is four of the
         // 36 inner cells, open to every inner piece.
-        let t = Core::new(&framed, Order::Spiral, &none, true, false).0;
+        let t = Core::new(&framed, Order::Spiral, &none, Turns::Reduce, false).0;
         assert_eq!(first_tiles(&t).len(), 36);
         // A rectangle turns only by a half turn: its first corner's orbit
         // is one other corner, two cells for four corner pieces.
         let rectangle = load("puzzles/eternity2/clue2.txt");
-        let t = Core::new(&rectangle, Order::Row, &none, true, false).0;
+        let t = Core::new(&rectangle, Order::Row, &none, Turns::Reduce, false).0;
         assert_eq!(first_tiles(&t).len(), 4);
         // Without a frame every tile may start.
         let open = load("puzzles/legespiel/crazy-sheep.yaml");
-        let t = Core::new(&open, Order::Row, &none, true, false).0;
+        let t = Core::new(&open, Order::Row, &none, Turns::Reduce, false).0;
         assert_eq!(first_tiles(&t).len(), open.len());
     }
 }

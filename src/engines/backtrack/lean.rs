@@ -266,6 +266,7 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::super::tables::{Setup, Tables};
+    use crate::solve::Turns;
     use std::sync::atomic::AtomicBool;
 
     use super::super::Order;
@@ -306,8 +307,9 @@ mod tests {
             let none = Symmetry::none();
             for order in [Order::Row, Order::RowUp] {
                 for reduce in [false, true] {
-                    let lean = Tables::new(&p, order, &none, Setup::turns(reduce));
-                    let mut walked = Tables::new(&p, order, &none, Setup::turns(reduce));
+                    let lean = Tables::new(&p, order, &none, Setup::turns(Turns::full_if(!reduce)));
+                    let mut walked =
+                        Tables::new(&p, order, &none, Setup::turns(Turns::full_if(!reduce)));
                     // The same lists walked by the list loop.
                     let l = walked.lists.as_mut().expect("lists");
                     assert!(l.masks.take().is_some(), "masks");

@@ -331,6 +331,7 @@ mod tests {
     use super::super::search::walk_tree;
     use super::super::tables::{Setup, Tables};
     use crate::generate::{PlantOptions, Rng, plant};
+    use crate::solve::Turns;
     use crate::symmetry::{Symmetry, report_combinations};
 
     fn walk(t: &Tables<'_>) -> (Vec<Vec<u16>>, Vec<u64>, Vec<Vec<u16>>) {
@@ -364,11 +365,12 @@ mod tests {
                 {
                     for reduce in [false, true] {
                         for sym in &rules {
-                            let bits = Tables::new(&p, order, sym, Setup::turns(reduce));
+                            let bits =
+                                Tables::new(&p, order, sym, Setup::turns(Turns::full_if(!reduce)));
                             assert!(bits.lists.is_none(), "one-word boards use bitsets");
                             let setup = Setup {
                                 lists: true,
-                                ..Setup::turns(reduce)
+                                ..Setup::turns(Turns::full_if(!reduce))
                             };
                             let lists = Tables::new(&p, order, sym, setup);
                             assert!(lists.lists.as_ref().is_some_and(|l| l.masks.is_none()));
@@ -400,17 +402,17 @@ mod tests {
         };
         let (few, many) = (board(20), board(200));
         assert!(
-            Tables::new(&few, Order::Row, &none, Setup::turns(true))
+            Tables::new(&few, Order::Row, &none, Setup::turns(Turns::Reduce))
                 .lists
                 .is_some()
         );
         assert!(
-            Tables::new(&few, Order::Spiral, &none, Setup::turns(true))
+            Tables::new(&few, Order::Spiral, &none, Setup::turns(Turns::Reduce))
                 .lists
                 .is_none()
         );
         assert!(
-            Tables::new(&many, Order::Row, &none, Setup::turns(true))
+            Tables::new(&many, Order::Row, &none, Setup::turns(Turns::Reduce))
                 .lists
                 .is_none()
         );

@@ -347,6 +347,7 @@ mod tests {
     use super::super::bits::MAX_WORDS;
     use super::super::tables::{Setup, Tables};
     use super::*;
+    use crate::solve::Turns;
     use crate::symmetry::Symmetry;
 
     fn framed(n: usize, seed: u64) -> crate::puzzle::Puzzle {
@@ -369,7 +370,7 @@ mod tests {
         for order in [Order::Row, Order::RowUp] {
             let setup = Setup {
                 lookahead: true,
-                ..Setup::turns(true)
+                ..Setup::turns(Turns::Reduce)
             };
             let t = Tables::new(&p, order, &none, setup);
             let look = t.look.as_ref().expect("a lookahead");
@@ -390,7 +391,7 @@ mod tests {
         for (order, lookahead) in [(Order::Frame, true), (Order::Row, false)] {
             let setup = Setup {
                 lookahead,
-                ..Setup::turns(true)
+                ..Setup::turns(Turns::Reduce)
             };
             let t = Tables::new(&p, order, &none, setup);
             assert!(t.look.is_none(), "{order}");
@@ -449,7 +450,7 @@ mod tests {
             for order in [Order::Row, Order::RowUp] {
                 let setup = Setup {
                     lookahead: true,
-                    ..Setup::turns(false)
+                    ..Setup::turns(Turns::Full)
                 };
                 let t = Tables::new(&p, order, &none, setup);
                 // The planted board's orientation per depth.
@@ -577,7 +578,7 @@ mod tests {
             for order in [Order::Row, Order::RowUp] {
                 let setup = Setup {
                     lookahead: true,
-                    ..Setup::turns(false)
+                    ..Setup::turns(Turns::Full)
                 };
                 let t = Tables::new(&p, order, &none, setup);
                 if t.look.is_none() {

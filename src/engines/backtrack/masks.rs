@@ -212,6 +212,7 @@ mod tests {
     use super::*;
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant, plant_family};
     use crate::puzzle::{Puzzle, Turning};
+    use crate::solve::Turns;
     use crate::symmetry::Symmetry;
 
     /// The search with the masks (the lean walk, lean.rs, where they are
@@ -220,7 +221,7 @@ mod tests {
     /// number of boards and whether the lean walk ran.
     fn same_walks(p: &Puzzle, order: Order, reduce: bool) -> (usize, bool) {
         let none = Symmetry::none();
-        let tables = || Tables::new(p, order, &none, Setup::turns(reduce));
+        let tables = || Tables::new(p, order, &none, Setup::turns(Turns::full_if(!reduce)));
         let (masked, mut plain) = (tables(), tables());
         let lists = masked
             .lists
@@ -255,7 +256,7 @@ mod tests {
             let none = Symmetry::none();
             for order in [Order::Row, Order::RowUp] {
                 for reduce in [false, true] {
-                    let t = Tables::new(&p, order, &none, Setup::turns(reduce));
+                    let t = Tables::new(&p, order, &none, Setup::turns(Turns::full_if(!reduce)));
                     let m = t.lists.as_ref().and_then(|l| l.masks.as_ref());
                     let lean = n == 6 || !reduce;
                     assert_eq!(m.is_some(), lean, "{n}x{n} {order} {reduce}");
@@ -316,7 +317,7 @@ mod tests {
         };
         let (p, _) = plant_family(&mut Rng::new(11), &o);
         let none = Symmetry::none();
-        let tables = || Tables::new(&p, Order::Row, &none, Setup::turns(false));
+        let tables = || Tables::new(&p, Order::Row, &none, Setup::turns(Turns::Full));
         let (masked, mut plain) = (tables(), tables());
         let l = masked.lists.as_ref().expect("lists");
         let m = l.masks.as_ref().expect("masks: each tile in four lists");
@@ -359,7 +360,7 @@ mod tests {
             },
         );
         let none = Symmetry::none();
-        let t = Tables::new(&p, Order::Row, &none, Setup::turns(false));
+        let t = Tables::new(&p, Order::Row, &none, Setup::turns(Turns::Full));
         let l = t.lists.as_ref().expect("lists");
         let first = l.starts.windows(2).map(|w| w[1] - w[0]).max();
         assert_eq!(first, Some(100));

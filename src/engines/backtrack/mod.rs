@@ -90,7 +90,7 @@ use crate::cancel::{Cancel, Stopped};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
-    SolverStats, StopReason, search_pictures,
+    SolverStats, StopReason, Turns, search_pictures,
 };
 use crate::symmetry::labellings_per_picture;
 
@@ -128,8 +128,8 @@ pub struct Backtrack {
     pub order: Order,
     /// Search one board turn of every solution and emit its four turns
     /// (docs/architecture.md, "Backtracking"); only without `--symmetry`.
-    /// `false` searches the full tree, for node-count studies.
-    pub reduce_turns: bool,
+    /// `Turns::Full` searches the full tree, for node-count studies.
+    pub turns: Turns,
     /// How searches for the first solutions (`--limit`, without symmetry
     /// rules or work units) restart; `None`: they do not.
     pub restarts: Option<Restarts>,
@@ -143,7 +143,7 @@ impl Backtrack {
     pub fn new(order: Order) -> Backtrack {
         Backtrack {
             order,
-            reduce_turns: true,
+            turns: Turns::Reduce,
             restarts: Some(Restarts::default()),
             lookahead: true,
         }
@@ -153,7 +153,7 @@ impl Backtrack {
     pub fn full_tree(order: Order) -> Backtrack {
         Backtrack {
             order,
-            reduce_turns: false,
+            turns: Turns::Full,
             restarts: Some(Restarts::default()),
             lookahead: true,
         }
@@ -190,7 +190,7 @@ impl Solver for Backtrack {
     fn searched(&self) -> Searched {
         Searched::Backtrack {
             order: self.order.name().to_string(),
-            full_tree: !self.reduce_turns,
+            turns: self.turns,
         }
     }
     fn enumerate(
@@ -207,12 +207,12 @@ impl Solver for Backtrack {
         // expands them where labelled boards are wanted.
         // Work units report labelled classes: a picture class may be found
         // in two units, so only labelled counts add up across runs.
-        let kinds = self.reduce_turns
+        let kinds = self.turns == Turns::Reduce
             && options.symmetry.is_none()
             && options.units.is_none()
             && search_pictures(labellings_per_picture(puzzle));
         let setup = Setup {
-            reduce_turns: self.reduce_turns,
+            turns: self.turns,
             kinds,
             lists: false,
             lookahead: self.lookahead && options.limit.is_some() && options.units.is_none(),
@@ -395,7 +395,7 @@ mod tests {
         }
         let p = Puzzle::parse(&text, std::path::Path::new("same.yaml"), "same".into()).unwrap();
         let bt = Backtrack {
-            reduce_turns: false,
+            turns: Turns::Full,
             ..Backtrack::new(Order::Row)
         };
         for threads in [1, 2] {

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use crate::board::Partial;
 use crate::puzzle::Puzzle;
+use crate::solve::Turns;
 use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
@@ -78,7 +79,7 @@ pub fn probe(
     );
     let start = Instant::now();
     let none = Symmetry::none();
-    let t = Tables::new(puzzle, order, &none, Setup::turns(false));
+    let t = Tables::new(puzzle, order, &none, Setup::turns(Turns::Full));
     let build_s = start.elapsed().as_secs_f64();
     let watch = Watch::new(options, start);
     let check = || watch.check();

@@ -439,6 +439,7 @@ mod tests {
     use super::super::tables::{Setup, Tables};
     use super::*;
     use crate::generate::{FamilyOptions, Rng, plant_family};
+    use crate::solve::Turns;
     use crate::symmetry::Symmetry;
 
     /// Whether some assignment of distinct pieces of `free` (frame piece
@@ -487,7 +488,7 @@ mod tests {
             for order in [Order::Row, Order::RowUp] {
                 let setup = Setup {
                     lookahead: true,
-                    ..Setup::turns(false)
+                    ..Setup::turns(Turns::Full)
                 };
                 let t = Tables::new(&p, order, &none, setup);
                 let r = t.ring.as_ref().expect("a frame check");

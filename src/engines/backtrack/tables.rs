@@ -7,6 +7,7 @@ use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
 
 use crate::puzzle::Puzzle;
+use crate::solve::Turns;
 use crate::symmetry::Symmetry;
 
 use super::MAX_TILES;
@@ -45,8 +46,8 @@ impl<'p> Deref for Tables<'p> {
 /// symmetry breaking.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Setup {
-    /// Search one board turn of each solution (the turn reduction).
-    pub(super) reduce_turns: bool,
+    /// Search one board turn of each solution (the turn reduction) or all.
+    pub(super) turns: Turns,
     /// Place identical tiles as kinds: each board found a new picture.
     pub(super) kinds: bool,
     /// Candidate lists whatever the board's size (the tests compare the
@@ -59,9 +60,9 @@ pub(super) struct Setup {
 
 impl Setup {
     /// Labelled tiles, with or without the turn reduction.
-    pub(super) fn turns(reduce_turns: bool) -> Setup {
+    pub(super) fn turns(turns: Turns) -> Setup {
         Setup {
-            reduce_turns,
+            turns,
             ..Setup::default()
         }
     }
@@ -75,12 +76,12 @@ impl<'p> Tables<'p> {
         setup: Setup,
     ) -> Tables<'p> {
         let Setup {
-            reduce_turns,
+            turns,
             kinds,
             lists,
             lookahead,
         } = setup;
-        let (core, sources) = Core::new(puzzle, order, symmetry, reduce_turns, kinds);
+        let (core, sources) = Core::new(puzzle, order, symmetry, turns, kinds);
         let nori = puzzle.len() * 4;
         let (words, steps) = (core.words, &core.steps);
         let scan = matches!(order, Order::Row | Order::RowUp | Order::Frame);

@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use crate::puzzle::Puzzle;
 use crate::rng::Rng;
+use crate::solve::Turns;
 use crate::solve::{SolveError, SolveOptions, StopReason};
 use crate::symmetry::Symmetry;
 
@@ -130,7 +131,7 @@ pub fn estimate_tree(
     fits(puzzle)?;
     let start = Instant::now();
     let none = Symmetry::none();
-    let t = Tables::new(puzzle, order, &none, Setup::turns(false));
+    let t = Tables::new(puzzle, order, &none, Setup::turns(Turns::Full));
     let watch = Watch::new(options, start);
     let check = || watch.check();
     let stop = AtomicBool::new(check());

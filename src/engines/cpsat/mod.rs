@@ -34,7 +34,8 @@ use crate::cancel::Cancel;
 use crate::model::{self, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, search_pictures,
+    Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, Turns,
+    search_pictures,
 };
 use crate::symmetry::{
     Symmetry, labellings_per_picture, picture_representative, turn_representative,
@@ -57,15 +58,15 @@ pub struct CpSat {
     rt: &'static runtime::Runtime,
     /// The CP formulation.
     pub encoding: Choice,
-    /// Search every board turn of every solution (no turn reduction when no
-    /// symmetry breaking is asked for).
-    pub full_tree: bool,
+    /// Which board turns of each solution the model keeps: with `Reduce`
+    /// and no symmetry breaking asked for, one turn or one picture.
+    pub turns: Turns,
     /// How the enumeration is cut into subproblems (`--split`).
     pub split: Split,
     /// When subproblems are split (pool size, time slice).
     pub limits: run::Limits,
     /// The user's constraints, appended to every model (`--constraints`);
-    /// they turn the turn reduction off, as `full_tree` does.
+    /// they turn the turn reduction off, as `Turns::Full` does.
     pub constraints: Option<Arc<UserConstraints>>,
 }
 
@@ -76,7 +77,7 @@ impl CpSat {
         Ok(CpSat {
             rt: runtime::runtime()?,
             encoding: Choice::default(),
-            full_tree: false,
+            turns: Turns::Reduce,
             split: Split::Auto,
             limits: run::Limits::default(),
             constraints: None,
@@ -121,8 +122,7 @@ impl CpSat {
             puzzle,
             self.encoding,
             symmetry,
-            true,
-            false,
+            Expansion::None,
             &Cancel::never(),
         )?;
         c.append_to(&model.vars, model.constraints.len())
@@ -130,18 +130,21 @@ impl CpSat {
             .map_err(|e| SolveError::Constraints(e.to_string()))
     }
 
-    /// Whether a solve searches every board turn.
-    fn searches_full_tree(&self) -> bool {
-        self.full_tree || self.constraints.is_some()
+    /// The most a solve may reduce its model: nothing with `Turns::Full`
+    /// or the user's constraints (which may break a turn's symmetry), else
+    /// one picture per class where the caller takes pictures
+    /// (`pictures`), else one board turn.
+    fn reduction(&self, pictures: bool) -> Expansion {
+        most_reduced(self.turns, self.constraints.is_some(), pictures)
     }
     /// The same backend with another encoding.
     pub fn with_model(self, encoding: Choice) -> CpSat {
         CpSat { encoding, ..self }
     }
 
-    /// The same backend, searching every board turn.
-    pub fn with_full_tree(self, full_tree: bool) -> CpSat {
-        CpSat { full_tree, ..self }
+    /// The same backend, keeping the board turns `turns` says.
+    pub fn with_turns(self, turns: Turns) -> CpSat {
+        CpSat { turns, ..self }
     }
 
     /// The same backend cutting its enumeration as `split` says.
@@ -159,29 +162,36 @@ impl CpSat {
     }
 }
 
+/// The most a model may be reduced (see [`model_for`]): nothing when every
+/// turn is searched or the user's constraints are added, else one picture
+/// per class where the caller takes pictures, else one turn per class.
+fn most_reduced(turns: Turns, constrained: bool, pictures: bool) -> Expansion {
+    match (turns, constrained, pictures) {
+        (Turns::Full, _, _) | (_, true, _) => Expansion::None,
+        (Turns::Reduce, false, true) => Expansion::Pictures,
+        (Turns::Reduce, false, false) => Expansion::Turns,
+    }
+}
+
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
-/// breaking, and, with no symmetry breaking asked for and not `full_tree`,
-/// a reduction (docs/model.md): one labelled board per picture (`tiles`)
-/// when more than four boards show each picture and what the caller keeps
-/// (`keep`, under `equivalence`, up to `limit`) can take pictures, else one board turn per
-/// class (`center` or `anchor`). Returns the model and how each solution it
-/// finds stands for others.
-///
-/// `pictures`: whether the caller can take picture classes (see
-/// [`takes_pictures`]).
+/// breaking, and, with no symmetry breaking asked for, a reduction up to
+/// `most` (docs/model.md): one labelled board per picture (`tiles`) when
+/// more than four boards show each picture and the caller can take
+/// pictures ([`takes_pictures`]), else one board turn per class (`center`
+/// or `anchor`). Returns the model and how each solution it finds stands
+/// for others.
 pub(crate) fn model_for(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,
-    full_tree: bool,
-    pictures: bool,
+    most: Expansion,
     cancel: &Cancel,
 ) -> Result<(Model, Expansion), BuildError> {
     let mut m = model::build(encoding.encoding(), puzzle, cancel)?;
     symmetry.add(puzzle, &mut m);
-    let expansion = if !symmetry.is_none() || full_tree {
+    let expansion = if !symmetry.is_none() || most == Expansion::None {
         Expansion::None
-    } else if pictures {
+    } else if most == Expansion::Pictures {
         picture_representative().add(puzzle, &mut m);
         Expansion::Pictures
     } else if let Some(rep) = turn_representative(puzzle) {
@@ -233,8 +243,7 @@ impl Solver for CpSat {
             puzzle,
             self.encoding,
             symmetry,
-            self.searches_full_tree(),
-            every_board_takes_pictures(puzzle),
+            self.reduction(every_board_takes_pictures(puzzle)),
             &Cancel::never(),
         );
         let (m, _) = built.ok()?;
@@ -260,8 +269,7 @@ impl Solver for CpSat {
             puzzle,
             self.encoding,
             &options.symmetry,
-            self.searches_full_tree(),
-            takes_pictures(puzzle, options),
+            self.reduction(takes_pictures(puzzle, options)),
             &cancel.with_ceiling(run_ceiling),
         );
         let (model, expansion) = match built {
@@ -468,14 +476,13 @@ pub(crate) fn model_text(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,
-    full_tree: bool,
+    turns: Turns,
 ) -> Result<String, BuildError> {
     let (model, _) = model_for(
         puzzle,
         encoding,
         symmetry,
-        full_tree,
-        every_board_takes_pictures(puzzle),
+        most_reduced(turns, false, every_board_takes_pictures(puzzle)),
         &Cancel::never(),
     )?;
     Ok(text::cp_model(&to_proto(&model, puzzle.name())))
