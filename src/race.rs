@@ -3,10 +3,9 @@
 //! its boards go to the collector (which verifies them), the others are
 //! stopped. The backtracker runs on all the run's threads from the start;
 //! the other entrants join it, one thread each, after a head start in
-//! which it answers most boards (docs/benchmarks.md, "The engines
-//! together"). For complete enumeration and counting one
-//! engine is chosen by a rule measured on the corpus (docs/benchmarks.md,
-//! "The engines together"). Either way the result names the engine that
+//! which it answers most boards (docs/benchmarks.md, "SAT encodings and
+//! the engines together"). For complete enumeration and counting one
+//! engine is chosen by a rule measured on the corpus (the same section). Either way the result names the engine that
 //! answered and the report lists every entrant's effort.
 //!
 //! A layer above the engines, since it is made of them (they never import
@@ -52,7 +51,7 @@ fn complete_engine(puzzle: &Puzzle) -> Entry {
 }
 
 /// The backtracker's head start: on the family benchmark it answers most
-/// boards in less (docs/benchmarks.md, "The engines together").
+/// boards in less (docs/benchmarks.md, "SAT encodings and the engines together").
 pub const HEAD_START: Duration = Duration::from_secs(1);
 
 impl Auto {

@@ -48,7 +48,7 @@ impl Restarts {
     }
 }
 
-/// The measured default unit (docs/benchmarks.md, "Restarts").
+/// The measured default unit (docs/benchmarks.md, "First solutions: restarts and the race").
 pub(super) const DEFAULT_UNIT: u64 = 1 << 18;
 
 impl Default for Restarts {

@@ -37,7 +37,7 @@ pub(crate) const DEFAULT_POOL: usize = 4096;
 /// CP-SAT keeps each pooled solution over its presolved model (8 bytes per
 /// Boolean and integer of its search: about 50 KB on a 6x6, against our
 /// 132 values), so the pool is cut to fit once a response tells that size
-/// (docs/benchmarks.md, "What CP-SAT holds per subproblem"). 8 MB keeps a
+/// (docs/log.md, "What CP-SAT holds per subproblem"). 8 MB keeps a
 /// 6x6 on two threads within a 100 MB goal with a margin: the runtime's
 /// 26 MB, two solves' own state (20-45 MB each) and the pools. With 16 MB
 /// the-ant-trails-puzzle peaked at 90-107 MB, with 8 MB at 83-86 MB.

@@ -4,7 +4,7 @@
 //! its pool fills: it runs on to the end of its slice, and what it finds
 //! past a full pool is lost (its parts find it again). On a board with
 //! many solutions that wastes most of each slice when the pool is small
-//! (docs/benchmarks.md, "What CP-SAT holds per subproblem"). So each depth
+//! (docs/log.md, "What CP-SAT holds per subproblem"). So each depth
 //! learns its slice from the solves that ended there: a full pool shortens
 //! it by [`SHORTER`], a slice that ended with a pool less than a quarter
 //! full lengthens it by [`LONGER`] (the search-dominated case, or presolve
