@@ -20,11 +20,9 @@ use crate::rng::Rng;
 /// Nodes of the first restart; restart k runs `luby(k)` times this.
 const RESTART_NODES: u64 = 2_000_000;
 
-/// The power of the break schedule. Measured on Eternity II (starter
-/// piece, 20 s, 2 threads, seeds 1-3; docs/log.md): power 2 reached 420,
-/// power 6 453-455, power 8 457-458, power 10 456-457, power 14 447, and
-/// power 20 found no board at all (the first restart's budget could not be
-/// spent in time).
+/// The power of the break schedule: the best measured on Eternity II among
+/// the powers tried (docs/log.md); much higher powers found no board in a
+/// short run.
 const SCHEDULE_POWER: i32 = 8;
 
 /// An edge as a small integer: motif and half.

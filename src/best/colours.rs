@@ -17,9 +17,8 @@ pub(super) struct Colours {
 }
 
 /// The smallest board the colour ramp applies to: Eternity II's size,
-/// where it was measured (on meta-10x10 and meta-12x12 it kept the search
-/// shallow: 46 of 180 and 81 of 264 joins in 60 s, against 172 and 253 by
-/// `--method backtrack`).
+/// where it was measured; on smaller boards it kept the search shallow
+/// (docs/best.md).
 const COLOURED_FROM: usize = 256;
 
 /// The ramp: (share of the fill order, share of the chosen colours' edges

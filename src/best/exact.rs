@@ -17,9 +17,9 @@ use crate::puzzle::Puzzle;
 use crate::solve::{self, SolveError, SolveOptions, StopToken};
 
 /// The most nodes per solution (of the full row scan, labelled pieces)
-/// the complete search takes on: about a day on one thread at the
-/// 80-100 M nodes/s of the row scan on the 8x8 sets (docs/benchmarks.md),
-/// where the tree's 2e12-4e12 nodes hold 52 and 96 solutions.
+/// the complete search takes on: about a day on one thread at the row
+/// scan's node rate (docs/benchmarks.md); the 8x8 sets' trees are well
+/// within it.
 const REACH_NODES: f64 = 1e13;
 
 /// Probes of the estimate, and the time they may take.

@@ -177,13 +177,13 @@ const REPAIR_SLICE: Duration = Duration::from_secs(1);
 /// Beside a complete search, the breaks search stops after this long
 /// without a better board, and leaves its core to the complete search
 /// (which runs on every backtracking thread from the start). On the 8x8
-/// sets the breaks reach 108-110 of 112 joins within 1-140 s and then
-/// stall (docs/benchmarks.md).
+/// sets the breaks get close to the full score within minutes and then
+/// stall (docs/log.md).
 const STALL: Duration = Duration::from_secs(120);
 
 /// The side of the window a region repair frees: on Eternity II a 4x4
-/// window is mostly solved or proved unimprovable within 0.2 s on one
-/// worker, a 6x6 one ran past 3 s every time (docs/log.md).
+/// window is mostly solved or proved unimprovable quickly on one worker,
+/// a 6x6 one never was (docs/log.md).
 const REPAIR_SIDE: usize = 4;
 
 /// Which cells keep their placement in a region repair: all but a window

@@ -53,7 +53,7 @@ use crate::model::Choice;
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::images::{ImageError, TileImages};
 use crate::render::{Report, svg};
-use crate::solve::{Collector, Engine, Outcome, SolveError, SolveOptions, Split, StopToken, Turns};
+use crate::solve::{Engine, Hooks, Outcome, SolveError, SolveOptions, Split, StopToken, Turns};
 use crate::symmetry::{Equivalence, Symmetry};
 
 /// Exit codes (documented in README.md).

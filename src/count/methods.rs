@@ -143,12 +143,12 @@ fn by_enumeration(
         )),
         None => None,
     };
-    let mut collector = Collector::new(puzzle);
+    let mut hooks = Hooks::default();
     // With a checkpoint: what the finished units (of every run) add up to.
     let total = RefCell::new(UnitCounts::default());
     if let Some(shard) = options.shard {
         o.units = Some(Arc::new(solve::Units::shard(shard)));
-        collector = collector.with_units(|_, counts| {
+        hooks = hooks.with_units(|_, counts| {
             total.borrow_mut().picture_weight += counts.picture_weight;
         });
     }
@@ -160,7 +160,7 @@ fn by_enumeration(
         earlier = c.borrow().counted();
         *total.borrow_mut() = earlier;
         o.units = Some(Arc::new(solve::Units::done(done)));
-        collector = collector.with_units(|unit, counts| {
+        hooks = hooks.with_units(|unit, counts| {
             let mut t = total.borrow_mut();
             t.raw += counts.raw;
             t.classes += counts.classes;
@@ -168,7 +168,7 @@ fn by_enumeration(
             c.borrow_mut().finish(unit, counts);
         });
     }
-    let res = solve::run_with(&solver, puzzle, &o, collector).map_err(|e| e.to_string())?;
+    let res = solve::run_with(&solver, puzzle, &o, hooks).map_err(|e| e.to_string())?;
     let mut notes = Vec::new();
     let mut counts = Some(res.counts);
     if let Some(c) = &checkpoint {

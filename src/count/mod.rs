@@ -30,8 +30,8 @@ use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
-    self, Cancel, Collector, Counts, Keep, Meta, Outcome, Shard, SolveOptions, StopToken,
-    TimeShare, UnitCounts,
+    self, Cancel, Counts, Hooks, Keep, Meta, Outcome, Shard, SolveOptions, StopToken, TimeShare,
+    UnitCounts,
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 
@@ -446,9 +446,9 @@ mod tests {
 
     #[test]
     fn an_unfinished_count_falls_back_to_an_estimate() {
-        // One second: the enumeration's first picture comes after about
-        // 0.15 s on one thread, unloaded, in a release build (a debug
-        // build on a busy machine needs several).
+        // One second: the enumeration's first picture comes well within
+        // it in an optimized build (a debug build on a busy machine needs
+        // several).
         let seconds = if cfg!(debug_assertions) { 10 } else { 1 };
         let options = CountOptions {
             max_states: 100,

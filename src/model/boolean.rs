@@ -94,7 +94,7 @@ pub(super) fn placements(
         // Each literal implies its tile and rotation (exactly one holds, so
         // they are determined): CP-SAT's presolve reads these as the value
         // encoding of the two variables. Two sums over the cell's literals
-        // (`tile = sum id * x`) say the same and presolve 1.6x slower
+        // (`tile = sum id * x`) say the same and presolve slower
         // (docs/model.md).
         let (t, r) = model.cells[c];
         for (o, &lit) in xc.iter().enumerate() {

@@ -63,11 +63,9 @@ fn cell_table(puzzle: &Puzzle, sides: [bool; 4]) -> Vec<i64> {
 }
 
 impl Encoding for Edge {
-    /// Its parts together search far more than the whole model
-    /// (kaleidoscope-lagoon-2001: 65 parts in 2.4 s, the whole in 0.36 s;
-    /// danger-puzzle 12.3 s against 2.2 s), and no corpus puzzle whose
-    /// whole model takes over 5 s splits well (docs/benchmarks.md,
-    /// "Splitting CP-SAT's enumeration").
+    /// Its parts together search far more than the whole model, and no
+    /// corpus puzzle whose whole model takes longer than this splits well
+    /// (docs/benchmarks.md, "Splitting CP-SAT's enumeration").
     fn whole_model_slice(&self) -> Duration {
         Duration::from_secs(5)
     }

@@ -216,17 +216,15 @@ pub struct Size {
 }
 
 /// The most integers a model may hold: beyond this the build is refused
-/// with a suggestion instead of exhausting memory. CP-SAT needs about 80
-/// bytes per integer of a table model (a 16x16 `table` model of 48 million
-/// integers took 3.8 GB and 19 s before its first search step), so this
-/// keeps a model under about 2 GB.
+/// with a suggestion instead of exhausting memory: with what CP-SAT
+/// measured per integer of a 16x16 `table` model (docs/log.md), this keeps
+/// a model under about 2 GB.
 pub(crate) const MAX_VALUES: u64 = 20_000_000;
 
 /// A model being built. Dropped unfinished (a stop or the time limit while
 /// building), it is freed on a thread of its own: a big board's model is
-/// millions of small allocations (0.17 s to free for a 16x16
-/// `edge-boolean`, several times that on a loaded machine), and a stop must
-/// not wait for them.
+/// millions of small allocations (a good part of a second to free for a
+/// 16x16 `edge-boolean`), and a stop must not wait for them.
 pub(super) struct Building(Option<Model>);
 
 impl Building {
@@ -262,8 +260,9 @@ impl Drop for Building {
 }
 
 /// Free `value` on a thread of its own: a big board's model is millions of
-/// small allocations (0.17 s to free for a 16x16 `edge-boolean`), which
-/// would otherwise come after the time limit or a stop. If no thread can be
+/// small allocations (a good part of a second for a 16x16
+/// `edge-boolean`), which would otherwise come after the time limit or a
+/// stop. If no thread can be
 /// started, `value` is freed here.
 pub(crate) fn drop_later<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().spawn(move || drop(value));

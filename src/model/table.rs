@@ -47,14 +47,14 @@ pub fn vertical_table(puzzle: &Puzzle) -> Vec<i64> {
 }
 
 impl Encoding for Table {
-    /// Its search, not its presolve, dominates: range parts cost more than
-    /// placements (danger-puzzle, 1 thread: 26.2 s against 18.2 s).
+    /// Its search, not its presolve, dominates: range parts measured
+    /// costlier than placements (docs/log.md).
     fn start_in_ranges(&self) -> bool {
         false
     }
-    /// Its presolve alone takes 0.3-1 s on the corpus's 3x3 and 4x4
-    /// boards, and every part pays it again: a whole model that ends within
-    /// a second ends sooner than its parts (docs/benchmarks.md, "Splitting
+    /// Its presolve is long even on the corpus's 3x3 and 4x4 boards, and
+    /// every part pays it again: a whole model that ends within a second
+    /// ends sooner than its parts (docs/benchmarks.md, "Splitting
     /// CP-SAT's enumeration").
     fn whole_model_slice(&self) -> Duration {
         Duration::from_secs(1)

@@ -82,9 +82,9 @@ pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
 }
 
 /// The PNG of a rendered pixmap: deflate level 1 with adaptive row filters
-/// rather than tiny-skia's level 6. On a 4x4 board's picture (880x1020)
-/// the encoding took 7 ms against 22 ms, for 98 KB against 63 KB; the
-/// fdeflate settings were faster still but 2.8-4x larger (docs/log.md).
+/// rather than tiny-skia's level 6: several times faster for files a
+/// little larger; the fdeflate settings were faster still but several
+/// times larger (docs/log.md).
 fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
     let (w, h) = (pixmap.width(), pixmap.height());
     let rgba = pixmap.take_demultiplied();

@@ -102,7 +102,7 @@ type ProgressFn<'p> = Box<dyn FnMut(&Progress, u128) + 'p>;
 type StreamFn<'p> = Box<dyn FnMut(&Solution) + 'p>;
 
 /// What one work unit's boards add up to: labelled solutions, classes,
-/// and the picture weight (see [`Collector::with_units`]).
+/// and the picture weight (see [`Hooks::with_units`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitCounts {
     pub raw: u128,
@@ -117,115 +117,17 @@ pub struct UnitCounts {
 /// Receives each finished work unit's counts.
 type UnitFn<'p> = Box<dyn FnMut(usize, UnitCounts) + 'p>;
 
-/// The solution callback behind every run: verifies, counts, canonicalizes,
-/// de-duplicates, keeps or streams.
-pub struct Collector<'p> {
-    puzzle: &'p Puzzle,
-    shape: crate::puzzle::Shape,
-    codec: Codec,
-    equivalence: Equivalence,
-    keep: Keep,
-    /// The solver reports no labelled board twice.
-    exact: bool,
-    raw: Tally,
-    classes: Tally,
-    pictures: Tally,
-    /// Labelled boards per picture (None past `u128`).
-    labellings: Option<u128>,
-    pictures_are_labels: bool,
-    reported: u64,
-    pub(super) rejected: Option<(Solution, VerifyError)>,
+/// What a caller adds to a run's collector: where progress, each new
+/// class and each finished work unit go. A run builds its collector once,
+/// from these and its options ([`super::run_with`]).
+#[derive(Default)]
+pub(crate) struct Hooks<'p> {
     progress: Option<ProgressFn<'p>>,
     stream: Option<StreamFn<'p>>,
-    /// Per unfinished work unit, what its boards added; and where a
-    /// finished unit's counts go.
-    units: Option<(HashMap<usize, UnitCounts>, UnitFn<'p>)>,
-    /// At most this many classes under the equivalence are counted.
-    limit: Option<usize>,
-    /// When the run started ([`Collector::set_up`]), and how long after it
-    /// the first solution came.
-    started: Instant,
-    first: Option<Duration>,
-    /// What stops a long expansion (Ctrl-C, the deadline), and why one
-    /// was cut short: the counts are then a subset.
-    cancel: Cancel,
-    pub(super) cut: Option<StopReason>,
+    units: Option<UnitFn<'p>>,
 }
 
-impl<'p> Collector<'p> {
-    /// A collector keeping everything ([`Keep::All`]), classes under board
-    /// turns; [`super::run_with`] sets it up from the solve options.
-    pub fn new(puzzle: &'p Puzzle) -> Collector<'p> {
-        let mut c = Collector {
-            puzzle,
-            shape: puzzle.shape(),
-            codec: Codec::new(puzzle),
-            equivalence: Equivalence::Rotation,
-            keep: Keep::All,
-            exact: false,
-            raw: Tally::new(false),
-            classes: Tally::new(false),
-            pictures: Tally::new(false),
-            labellings: labellings_per_picture(puzzle),
-            pictures_are_labels: pictures_are_labels(puzzle),
-            reported: 0,
-            rejected: None,
-            progress: None,
-            stream: None,
-            units: None,
-            limit: None,
-            started: Instant::now(),
-            first: None,
-            cancel: Cancel::never(),
-            cut: None,
-        };
-        c.set_up(Keep::All, Equivalence::Rotation, None, false);
-        c
-    }
-
-    /// What to keep, the equivalence, the limit, and whether the solver
-    /// promises no repeats. Called before the first report; the run (and
-    /// the time to its first solution) counts from now, which it returns.
-    pub(super) fn set_up(
-        &mut self,
-        keep: Keep,
-        equivalence: Equivalence,
-        limit: Option<usize>,
-        exact: bool,
-    ) -> Instant {
-        assert_eq!(self.reported, 0, "set up before the first report");
-        let rotation = equivalence == Equivalence::Rotation;
-        let (raw, classes, pictures) = match keep {
-            Keep::All => (true, true, true),
-            Keep::Canonical => (false, rotation, !rotation),
-            Keep::Stream | Keep::Count => (false, false, false),
-        };
-        self.started = Instant::now();
-        self.keep = keep;
-        self.equivalence = equivalence;
-        self.limit = limit;
-        self.exact = exact;
-        self.raw = Tally::new(raw);
-        self.classes = Tally::new(classes);
-        self.pictures = Tally::new(pictures);
-        self.started
-    }
-
-    /// Expanding a picture class into its labelled boards (which may be
-    /// astronomically many) stops on the run's `cancel`, as the search
-    /// itself does; the run is then incomplete.
-    pub(super) fn stop_on(&mut self, cancel: Cancel) {
-        self.cancel = cancel;
-    }
-
-    /// Whether to stop now (and why, in `cut`).
-    fn must_stop(&mut self) -> bool {
-        if self.cut.is_none() {
-            self.cut = self.cancel.check().err().map(StopReason::from);
-        }
-        self.cut.is_some()
-    }
-
+impl<'p> Hooks<'p> {
     /// Also report progress.
     pub(crate) fn with_progress(mut self, f: impl FnMut(&Progress, u128) + 'p) -> Self {
         self.progress = Some(Box::new(f));
@@ -245,8 +147,124 @@ impl<'p> Collector<'p> {
     /// classes, deduplicated within one run, do not, so each unit also
     /// gets its picture weight, which does.
     pub(crate) fn with_units(mut self, f: impl FnMut(usize, UnitCounts) + 'p) -> Self {
-        self.units = Some((HashMap::new(), Box::new(f)));
+        self.units = Some(Box::new(f));
         self
+    }
+}
+
+/// How a run's collector counts and keeps: what to keep, the equivalence,
+/// the limit, whether the solver promises no repeats, and what stops a
+/// long expansion (the run's Ctrl-C and deadline).
+pub(crate) struct Setup {
+    pub(crate) keep: Keep,
+    pub(crate) equivalence: Equivalence,
+    pub(crate) limit: Option<usize>,
+    pub(crate) exact: bool,
+    /// Expanding a picture class into its labelled boards (which may be
+    /// astronomically many) stops on it, as the search itself does; the
+    /// run is then incomplete.
+    pub(crate) cancel: Cancel,
+}
+
+impl Default for Setup {
+    /// Everything kept, classes under board turns, no limit, no stop.
+    fn default() -> Setup {
+        Setup {
+            keep: Keep::All,
+            equivalence: Equivalence::Rotation,
+            limit: None,
+            exact: false,
+            cancel: Cancel::never(),
+        }
+    }
+}
+
+/// The solution callback behind every run: verifies, counts, canonicalizes,
+/// de-duplicates, keeps or streams.
+pub struct Collector<'p> {
+    puzzle: &'p Puzzle,
+    shape: crate::puzzle::Shape,
+    codec: Codec,
+    equivalence: Equivalence,
+    /// The solver reports no labelled board twice.
+    exact: bool,
+    raw: Tally,
+    classes: Tally,
+    pictures: Tally,
+    /// Labelled boards per picture (None past `u128`).
+    labellings: Option<u128>,
+    pictures_are_labels: bool,
+    reported: u64,
+    pub(super) rejected: Option<(Solution, VerifyError)>,
+    progress: Option<ProgressFn<'p>>,
+    stream: Option<StreamFn<'p>>,
+    /// Per unfinished work unit, what its boards added; and where a
+    /// finished unit's counts go.
+    units: Option<(HashMap<usize, UnitCounts>, UnitFn<'p>)>,
+    /// At most this many classes under the equivalence are counted.
+    limit: Option<usize>,
+    /// When the run started (when the collector was built), and how long
+    /// after it the first solution came.
+    started: Instant,
+    first: Option<Duration>,
+    /// What stops a long expansion (Ctrl-C, the deadline), and why one
+    /// was cut short: the counts are then a subset.
+    cancel: Cancel,
+    pub(super) cut: Option<StopReason>,
+}
+
+impl<'p> Collector<'p> {
+    /// The collector of a run starting now, counting and keeping as
+    /// `setup` says, its observers `hooks`.
+    pub(crate) fn new(puzzle: &'p Puzzle, setup: Setup, hooks: Hooks<'p>) -> Collector<'p> {
+        let Setup {
+            keep,
+            equivalence,
+            limit,
+            exact,
+            cancel,
+        } = setup;
+        let rotation = equivalence == Equivalence::Rotation;
+        let (raw, classes, pictures) = match keep {
+            Keep::All => (true, true, true),
+            Keep::Canonical => (false, rotation, !rotation),
+            Keep::Stream | Keep::Count => (false, false, false),
+        };
+        Collector {
+            puzzle,
+            shape: puzzle.shape(),
+            codec: Codec::new(puzzle),
+            equivalence,
+            exact,
+            raw: Tally::new(raw),
+            classes: Tally::new(classes),
+            pictures: Tally::new(pictures),
+            labellings: labellings_per_picture(puzzle),
+            pictures_are_labels: pictures_are_labels(puzzle),
+            reported: 0,
+            rejected: None,
+            progress: hooks.progress,
+            stream: hooks.stream,
+            units: hooks.units.map(|f| (HashMap::new(), f)),
+            limit,
+            started: Instant::now(),
+            first: None,
+            cancel,
+            cut: None,
+        }
+    }
+
+    /// When the run started: its time limit counts from here.
+    pub(super) fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Whether to stop now (and why, in `cut`).
+    fn must_stop(&mut self) -> bool {
+        if self.cut.is_none() {
+            self.cut = self.cancel.check().err().map(StopReason::from);
+        }
+        self.cut.is_some()
     }
 
     /// How long after the start the first solution came.
@@ -489,7 +507,7 @@ mod tests {
     #[test]
     fn collector_verifies_canonicalizes_and_deduplicates() {
         let (p, s) = seed();
-        let mut c = Collector::new(&p);
+        let mut c = Collector::new(&p, Setup::default(), Hooks::default());
         for t in s.turns() {
             c.on_solution(t.cells(), Stands::Board);
             c.on_solution(t.cells(), Stands::Board);
@@ -536,13 +554,14 @@ mod tests {
             ),
             (true, None, StopReason::Interrupted),
         ] {
-            let mut c = Collector::new(&p);
-            c.set_up(Keep::Count, Equivalence::Rotation, None, true);
             let token = StopToken::new();
-            c.stop_on(Cancel::new(
-                token.clone(),
-                deadline.map(|d| Instant::now() + d),
-            ));
+            let setup = |keep| Setup {
+                keep,
+                exact: true,
+                cancel: Cancel::new(token.clone(), deadline.map(|d| Instant::now() + d)),
+                ..Setup::default()
+            };
+            let mut c = Collector::new(&p, setup(Keep::Count), Hooks::default());
             c.on_solution(s.cells(), Stands::PictureClass);
             if stop {
                 token.stop();
@@ -551,12 +570,7 @@ mod tests {
             // Keep::Count multiplies pictures out: nothing to cut.
             assert_eq!(c.cut, None);
             assert!(c.counts().raw > 1_000_000_000_000);
-            let mut c = Collector::new(&p);
-            c.set_up(Keep::Canonical, Equivalence::Rotation, None, true);
-            c.stop_on(Cancel::new(
-                token.clone(),
-                deadline.map(|d| Instant::now() + d),
-            ));
+            let mut c = Collector::new(&p, setup(Keep::Canonical), Hooks::default());
             c.on_solution(s.cells(), Stands::PictureClass);
             assert_eq!(c.cut, Some(why));
             assert!(c.enough());
@@ -572,8 +586,13 @@ mod tests {
             for e in [Equivalence::Rotation, Equivalence::Picture] {
                 for stands in [Stands::Board, Stands::Turns, Stands::PictureClass] {
                     let mut streamed = Vec::new();
-                    let mut c = Collector::new(&p).with_stream(|s| streamed.push(s.clone()));
-                    c.set_up(keep, e, None, false);
+                    let setup = Setup {
+                        keep,
+                        equivalence: e,
+                        ..Setup::default()
+                    };
+                    let hooks = Hooks::default().with_stream(|s| streamed.push(s.clone()));
+                    let mut c = Collector::new(&p, setup, hooks);
                     for t in s.turns() {
                         c.on_solution(t.cells(), stands);
                     }

@@ -25,6 +25,7 @@ use crate::puzzle::Puzzle;
 use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
+pub(crate) use collector::{Hooks, Setup};
 pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 pub use stats::{Entrant, SolverStats};
@@ -508,27 +509,32 @@ pub fn run(
     puzzle: &Puzzle,
     options: &SolveOptions,
 ) -> Result<SolveResult, SolveError> {
-    run_with(solver, puzzle, options, Collector::new(puzzle))
+    run_with(solver, puzzle, options, Hooks::default())
 }
 
-/// [`run`] with a collector configured by the caller (e.g. with progress).
-pub(crate) fn run_with(
+/// [`run`] with observers of the caller's (progress, a stream, work
+/// units): the run's collector is built here, once, from them and the
+/// options.
+pub(crate) fn run_with<'p>(
     solver: &dyn Solver,
-    puzzle: &Puzzle,
+    puzzle: &'p Puzzle,
     options: &SolveOptions,
-    mut collector: Collector<'_>,
+    hooks: Hooks<'p>,
 ) -> Result<SolveResult, SolveError> {
     options.symmetry.check(puzzle)?;
     if !options.allow_unproven {
         options.symmetry.proven(options.equivalence)?;
     }
-    let start = collector.set_up(
-        options.keep,
-        options.equivalence,
-        options.limit,
-        solver.exact_reports(),
-    );
-    collector.stop_on(options.cancel(start));
+    let now = Instant::now();
+    let setup = Setup {
+        keep: options.keep,
+        equivalence: options.equivalence,
+        limit: options.limit,
+        exact: solver.exact_reports(),
+        cancel: options.cancel(now),
+    };
+    let mut collector = Collector::new(puzzle, setup, hooks);
+    let start = collector.started();
     let mut run = solver.enumerate(puzzle, options, &mut collector)?;
     if let Some(reason) = collector.cut {
         // An expansion cut short: what the solver found is a subset.

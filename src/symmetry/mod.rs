@@ -400,9 +400,9 @@ impl Symmetry {
 /// boards, `anchor` on even ones. Both keep exactly one of the four turns of
 /// every solution (docs/symmetry.md), so the solutions kept, each with its
 /// four turns, are all the solutions. Both only take values out of domains,
-/// which CP-SAT's presolve propagates at once: `anchor` solves warning-puzzle
-/// 2x to 3x faster than `corner` (an order between four tile variables) in
-/// every encoding (docs/model.md).
+/// which CP-SAT's presolve propagates at once: `anchor` measured faster
+/// than `corner` (an order between four tile variables) in every encoding
+/// (docs/model.md).
 /// On a rectangle, `anchor` over the half turn; on a board without turn
 /// symmetry, nothing (`None`).
 pub(crate) fn turn_representative(puzzle: &Puzzle) -> Option<Symmetry> {

@@ -424,7 +424,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     // that borrows it).
     let failed: RefCell<Option<std::io::Error>> = RefCell::new(None);
     let show_progress = std::io::stderr().is_terminal();
-    let mut collector = Collector::new(&puzzle).with_progress(move |p, found| {
+    let mut hooks = Hooks::default().with_progress(move |p, found| {
         if show_progress {
             eprint!(
                 "\r{} subproblems done, {} pending, {} classes   ",
@@ -438,7 +438,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     if jsonl {
         let mut k = 0u64;
         let (failed, stop) = (&failed, stop.clone());
-        collector = collector.with_stream(move |s| {
+        hooks = hooks.with_stream(move |s| {
             if failed.borrow().is_some() {
                 return;
             }
@@ -455,9 +455,9 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let picture_weight = std::rc::Rc::new(std::cell::Cell::new(0u128));
     if shard.is_some() {
         let w = std::rc::Rc::clone(&picture_weight);
-        collector = collector.with_units(move |_, c| w.set(w.get() + c.picture_weight));
+        hooks = hooks.with_units(move |_, c| w.set(w.get() + c.picture_weight));
     }
-    let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, collector);
+    let result = crate::solve::run_with(solver.as_ref(), &puzzle, &options, hooks);
     if show_progress {
         eprint!("\r\x1b[K");
     }

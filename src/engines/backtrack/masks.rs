@@ -20,12 +20,10 @@
 //!
 //! The masks are walked only where each tile lies in at most four lists
 //! (Eternity II, the 8x8 sets), by the leaner walk of lean.rs.
-//! Measured (docs/log.md): this module's own general walk was 1.15x to
-//! 1.24x the list loop's node rate on the 8x8 sets and lean.rs 1.2x that
-//! walk there; on boards where tiles lie in more lists (a planted 7x7 with
-//! 14 motifs, danger-puzzle) the general walk ran at half the list loop's
-//! rate, so the
-//! list loop runs there (search.rs), and that walk is gone.
+//! Where tiles lie in more lists (a planted 7x7 with 14 motifs,
+//! danger-puzzle) a general walk of the masks measured slower than the
+//! list loop, so the list loop runs there (search.rs; the figures are in
+//! docs/log.md).
 
 use super::MAX_TILES;
 use super::build::Step;
@@ -47,8 +45,8 @@ pub(super) struct Masks {
     tiles: usize,
     /// The lists' starts and entries (copies of `Lists::starts` and
     /// `Lists::entries` in tables of a fixed size, read without bounds
-    /// checks; walking the lists' own vectors instead measured about 5%
-    /// slower on 8x8-a).
+    /// checks; walking the lists' own vectors instead measured slower,
+    /// docs/log.md).
     pub(super) starts: Box<[u32; MAX_LISTS]>,
     entries: Box<[Entry; MAX_ENTRIES]>,
     /// Per tile, the lists it lies in and its bits there, four per tile
@@ -62,7 +60,7 @@ pub(super) struct Quads([[Member; 4]; MAX_TILES]);
 
 impl Quads {
     /// Clear (take) or set (give back) the bits of `tile` (unrolled: a
-    /// loop over the four measured 10% more instructions per node).
+    /// loop over the four measured more instructions per node).
     #[inline(always)]
     pub(super) fn take(&self, avail: &mut Avail, tile: usize) {
         let [a, b, c, d] = &self.0[tile & (MAX_TILES - 1)];

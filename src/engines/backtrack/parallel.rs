@@ -140,8 +140,8 @@ impl Run<'_, '_> {
         }
         // Split the tree a few levels deep and let the workers pull subtrees
         // from a counter. Many small subtrees (32 a thread) balance the
-        // load and let the first solution come from any of them (on the
-        // Ant Trails puzzle in 0.01-0.02 s instead of 0.1-0.4 s with 8).
+        // load and let the first solution come from any of them (measured
+        // on the Ant Trails puzzle, docs/log.md).
         let want = match self.units {
             Some(_) => UNITS,
             None => self.threads * 32,

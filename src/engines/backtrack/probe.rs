@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn a_probe_to_the_full_depth_finds_the_first_solution_of_that_order() {
-        // Seeds 1-5: the framed seed 6 alone took 9 s of the test's 11 s
+        // Seeds 1-5: the framed seed 6 alone took most of the test's time
         // (its spiral, frame and constrained searches).
         for (seed, framed) in (1..=5).flat_map(|s| [(s, false), (s, true)]) {
             let p = planted(5, seed, framed);

@@ -20,8 +20,7 @@ use super::tables::Tables;
 use crate::board::Placement;
 
 /// Whether `a` has a bit set: an OR of its words (an array comparison
-/// with zero is a call to memcmp past 32 bytes, where 7-11% of a 9x9
-/// board's profile samples were).
+/// with zero is a call to memcmp past 32 bytes, which showed in profiles).
 #[inline(always)]
 fn any<const W: usize>(a: &[u64; W]) -> bool {
     let mut or = 0;
@@ -57,7 +56,7 @@ fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -
     let mut cand: [u64; W] = words(&t.allowed, depth * W);
     and_not(&mut cand, &st.used);
     // Unrolled by the number of placed neighbours (most cells have two):
-    // a loop over `nbs[..k]` cost 15% of the node rate on danger-puzzle.
+    // a loop over `nbs[..k]` measured slower (docs/log.md).
     let fit = |k: usize| {
         let (dir, nb) = step.nbs[k];
         t.fit_of::<W>(st.placed[nb & M] as usize, dir)

@@ -16,9 +16,9 @@ pub(super) const CHECK_EVERY: u32 = 1 << 16;
 
 /// What one check of a row's end (the lookahead's `finish`) counts for
 /// against [`CHECK_EVERY`] in [`State::work`]: it walks the rest of the
-/// row, tens of microseconds on a 16x16 where a descent takes tens of
-/// nanoseconds. Counted only with the descents, a run of checks that all
-/// failed read the clock seconds apart (5.2 s for a 1 s limit on a 16x16).
+/// row, orders of magnitude longer than a descent. Counted only with the
+/// descents, a run of checks that all failed would read the clock seconds
+/// apart on a 16x16.
 pub(super) const FINISH_COST: u32 = 256;
 
 thread_local! {

@@ -145,9 +145,9 @@ fn shown_on(
 }
 
 /// The most placement variables CP-SAT's whole-board model may have
-/// (Eternity II's: 262,144). A 32x32 board's 4.2 million made an 800 MB
-/// model that took seconds to build and hand over, past any time limit,
-/// for a solve that could not start: refused up front instead.
+/// (Eternity II's: 262,144). A 32x32 board's made a model that took
+/// seconds to build and hand over, past any time limit, for a solve that
+/// could not start: refused up front instead.
 const MAX_WHOLE_VARIABLES: u64 = 1_000_000;
 
 impl BestModel {

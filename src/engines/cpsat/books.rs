@@ -136,8 +136,7 @@ impl Books {
                 *self.stats.subproblems_split.as_mut().unwrap() += 1;
                 // Later splits go straight to placements: on boards with
                 // many solutions (search, not presolve, dominates) range
-                // parts cost more than placements (crazy-sheep: 2.8 s
-                // against 1.1 s).
+                // parts measured costlier than placements (docs/log.md).
                 let parts = split_job(run.puzzle, &r.job, 0);
                 self.unit_left(r.job.unit, parts.len(), callback);
                 let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);

@@ -10,8 +10,8 @@
 //! CP-SAT's own `max_memory_in_mb`).
 //!
 //! A solve's own state grows while it searches (a 16x16 `edge` subproblem
-//! from 560 MB after presolve to 880 MB after a minute of search,
-//! docs/benchmarks.md), and the slices double with depth, so without a
+//! by half again within a minute, docs/log.md), and the slices double with
+//! depth, so without a
 //! ceiling a long run's memory had no bound. When the process's resident
 //! memory passes the ceiling, every running solve is asked to stop and is
 //! waited for (its state is freed when it returns). Then, for each:
@@ -76,13 +76,11 @@ pub(crate) fn for_run(allowance: u64) -> u64 {
 }
 
 /// What CP-SAT holds per byte of the model it is given, once it has
-/// loaded and presolved it (before its search grows): measured on
-/// generated 8x8 to 16x16 boards and Eternity II with every CP model, 17
-/// to 25 times the model's bytes (a 16x16 `edge-boolean` model of 63 MB:
-/// 1.1 GB over the 0.46 GB the process held with the model built; a 12x12
-/// `table` model of 12 MB: 0.28 GB). The largest is taken: a model that
-/// passes this check fits, where a smaller factor let a 16x16
-/// `edge-boolean` model under a 1,500 MB limit reach 1.85 GB.
+/// loaded and presolved it (before its search grows): the largest factor
+/// measured on generated 8x8 to 16x16 boards and Eternity II with every CP
+/// model (docs/log.md). The largest is taken: a model that passes this
+/// check fits, where a smaller factor let a 16x16 `edge-boolean` model
+/// pass its limit.
 const LOAD_PER_MODEL_BYTE: u64 = 25;
 
 /// None if CP-SAT can load a model of `model_bytes` without the process
@@ -90,8 +88,8 @@ const LOAD_PER_MODEL_BYTE: u64 = 25;
 /// [`LOAD_PER_MODEL_BYTE`] per byte), or else what the run would need
 /// (bytes over what the process held at its start, `start`). CP-SAT does
 /// not look at a stop request while it loads and presolves a large model
-/// (a 16x16 `edge-boolean` model grew the process from 0.4 to 1.5 GB in
-/// 5 s, unstoppable), so a model that cannot fit is not given to it.
+/// (a 16x16 `edge-boolean` model grew the process by a gigabyte,
+/// unstoppable), so a model that cannot fit is not given to it.
 pub(crate) fn past(model_bytes: usize, ceiling: u64, start: u64) -> Option<u64> {
     let need = (model_bytes as u64).saturating_mul(LOAD_PER_MODEL_BYTE);
     let held = resident_bytes()?;

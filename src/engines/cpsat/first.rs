@@ -210,7 +210,7 @@ impl Round<'_> {
             catch_sigint_signal: Some(false),
             // Probing pays for itself when every solution is searched, not
             // for one: without it the first solution of the-ant-trails-puzzle
-            // comes 2x sooner (docs/benchmarks.md).
+            // comes sooner (docs/log.md).
             cp_model_probing_level: Some(0),
             ..Default::default()
         };

@@ -441,7 +441,7 @@ const ENCODE_CHUNK: usize = 1 << 14;
 /// protobuf message's repeated fields concatenate, so these bytes follow
 /// the bytes of the variables to make the whole model. Encoded a chunk at a
 /// time with `cancel` checked between chunks (a 16x16 `edge-boolean` model
-/// is 0.4 s of converting and encoding, past a time limit otherwise), and
+/// takes long enough to pass a time limit otherwise), and
 /// never a whole `CpModelProto` in memory.
 pub(crate) fn encode_constraints(
     constraints: &[Constraint],

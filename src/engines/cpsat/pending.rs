@@ -14,14 +14,13 @@ use super::runtime::{Runtime, RuntimeError, give_back_freed_memory};
 /// How long a solve that was asked to stop may take to return before its
 /// caller stops waiting for it. CP-SAT's search stops within milliseconds,
 /// but parts of its presolve never look at the stop flag: on a 16x16
-/// `edge-boolean` model it returned 0.85 s after being asked.
+/// `edge-boolean` model it returned long after being asked (docs/log.md).
 pub(crate) const GRACE: Duration = Duration::from_millis(150);
 
 /// How long before a run's deadline CP-SAT's own time limit ends a solve
 /// that was given the rest of the run: 1% of that time, at most 2 s. After
 /// a long search a solve can take longer than [`GRACE`] to return once
-/// stopped (meta-14x14's `edge` model with `--limit 1` and 600 s had not
-/// returned 150 ms past the deadline, so its statistics were lost); one
+/// stopped (on meta-14x14, so its statistics were lost); one
 /// that ends by its own limit this much earlier returns before the run's
 /// deadline.
 pub(crate) fn own_limit_margin(time: Duration) -> Duration {

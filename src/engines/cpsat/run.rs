@@ -19,8 +19,8 @@ use super::runtime::Runtime;
 pub(crate) const MEMORY_BUDGET: u64 = 768 << 20;
 
 /// What one CP-SAT solve takes per integer of the model (during presolve,
-/// its peak): about 400 bytes measured on 16x16 `edge` (1.5 million
-/// integers, 600 MB per solve) and `edge-boolean` (4 million, 1.7 GB).
+/// its peak), a little above what was measured on 16x16 `edge` and
+/// `edge-boolean` models (docs/log.md).
 pub(crate) const BYTES_PER_VALUE: u64 = 450;
 
 /// How many subproblems to solve at once: `threads`, fewer when their
@@ -35,12 +35,11 @@ pub(crate) const DEFAULT_POOL: usize = 4096;
 
 /// Memory the solution pools of all concurrent solves may take together.
 /// CP-SAT keeps each pooled solution over its presolved model (8 bytes per
-/// Boolean and integer of its search: about 50 KB on a 6x6, against our
-/// 132 values), so the pool is cut to fit once a response tells that size
-/// (docs/log.md, "What CP-SAT holds per subproblem"). 8 MB keeps a
-/// 6x6 on two threads within a 100 MB goal with a margin: the runtime's
-/// 26 MB, two solves' own state (20-45 MB each) and the pools. With 16 MB
-/// the-ant-trails-puzzle peaked at 90-107 MB, with 8 MB at 83-86 MB.
+/// Boolean and integer of its search, far more than our model's values),
+/// so the pool is cut to fit once a response tells that size (docs/log.md,
+/// "What CP-SAT holds per subproblem"). This keeps a 6x6 on two threads
+/// within a 100 MB goal with a margin, beside the runtime and two solves'
+/// own state (the figures: the same entry).
 pub(crate) const POOL_MEMORY: u64 = 8 << 20;
 
 /// The smallest pool the cut gives.

@@ -68,8 +68,7 @@ pub(super) struct Shared<'a> {
     pub(super) search_sizes: Mutex<Vec<u64>>,
     /// What the pool is cut to fit before a response tells: the values of
     /// our model's constraints, more than CP-SAT's search model on every
-    /// board measured (the-ant-trails-puzzle: 51,588 `edge` values against a
-    /// search model of 6,759; 1.6 million `table` values against 6,352).
+    /// board measured (docs/log.md).
     pub(super) first_guess: u64,
     /// Whether responses may cut the pool (not for `--split none`, whose
     /// one solve must keep everything).

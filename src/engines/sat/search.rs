@@ -122,7 +122,7 @@ impl Worker<'_> {
         match outcome {
             Some(Stop::Stopped(stop)) => {
                 // Freeing a large CNF's solver takes a good part of a
-                // second (1.6 million clauses: 0.3-0.7 s): a stopped run
+                // second on Eternity II's clauses: a stopped run
                 // leaves it to a thread of its own, so that the stop is
                 // not held up by it.
                 std::thread::spawn(move || drop(sat));
@@ -139,15 +139,15 @@ impl Worker<'_> {
     /// CaDiCaL's options for this run. Its "lucky" phases (a few fixed
     /// assignments tried before the search) run before every solve: a
     /// run that wants many models solves thousands of times, and they
-    /// made enumerating the small Legespiel puzzles 1.7x slower than
-    /// without (docs/sat.md). A first solution keeps them.
+    /// made enumerating the small Legespiel puzzles slower than without
+    /// (docs/sat.md). A first solution keeps them.
     fn configure(&self, sat: &mut CaDiCaL) -> Result<(), Stop> {
         // Congruence closure (gate extraction before the first search)
         // looks at the stop only between its stages: on Eternity II's
-        // 1.6 million clauses it ran 3 s past a time limit (the puzzles'
-        // clauses hold no gates worth finding; docs/sat.md, "Limits").
-        // Its light preprocessing (fast elimination, backbones) before the
-        // first search likewise: 2 s past the limit on a 16x16.
+        // clauses it ran seconds past a time limit (the puzzles' clauses
+        // hold no gates worth finding; docs/sat.md, "Limits"). Its light
+        // preprocessing (fast elimination, backbones) before the first
+        // search likewise, on a 16x16.
         for option in ["congruence", "preprocesslight"] {
             sat.set_option(option, 0)
                 .map_err(|e| Stop::Failed(failed(e)))?;
@@ -166,7 +166,7 @@ impl Worker<'_> {
         // one call zeroed gigabytes for seconds, past any limit; grown as
         // the clauses come, the same memory is taken between the checks
         // below (first solutions as fast either way), every 4,096 clauses
-        // (every 65,536 let a 32x32 run 1.4 s past its limit).
+        // (16 times fewer checks let a 32x32 run past its limit).
         let mut lits = Vec::new();
         for (k, clause) in self.cnf.each_clause().enumerate() {
             if k % 4_096 == 0 {
