@@ -1,0 +1,73 @@
+"""What the benchmark scripts share: where things are, running scramble and
+reading its report, medians, a baseline build of another revision, and
+Markdown tables. Imported by the scripts beside it (scripts/ab and the
+bench-* scripts): `sys.path.insert(0, os.path.join(os.path.dirname(
+os.path.abspath(__file__)), "lib"))`, then `import bench`.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, "target", "release", "scramble")
+CORPUS = os.path.join(ROOT, "puzzles", "legespiel")
+ETERNITY2 = os.path.join(ROOT, "puzzles", "eternity2")
+# Baseline builds of other revisions, one worktree each (ignored by git).
+BASELINES = os.path.join(ROOT, ".ab")
+
+
+def median(xs):
+    """The median of the numbers in `xs` (None left out), or None."""
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def run(binary, *args, check=True):
+    """Run scramble with `args`; its standard output."""
+    r = subprocess.run([binary, *map(str, args)], capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise SystemExit(f"{binary} {' '.join(map(str, args))}: exit {r.returncode}\n{r.stderr}")
+    return r.stdout
+
+
+def report(binary, *args, check=True):
+    """Run scramble with `args` and `--format json`; its report."""
+    return json.loads(run(binary, *args, "--format", "json", check=check))
+
+
+def generate(binary, out, size, motifs, seed, *extra):
+    """A planted puzzle (`scramble generate`) written into folder `out`;
+    its path."""
+    os.makedirs(out, exist_ok=True)
+    run(binary, "generate", "--size", size, "--motifs", motifs, "--seed", seed, "--out", out, *extra)
+    return os.path.join(out, sorted(os.listdir(out))[0])
+
+
+def baseline(rev_or_bin):
+    """A scramble binary: `rev_or_bin` itself when it is one, else the
+    release build of that git revision, made once in a worktree under
+    .ab/ (a fresh build takes minutes)."""
+    if os.path.isfile(rev_or_bin) and os.access(rev_or_bin, os.X_OK):
+        return rev_or_bin
+    sha = subprocess.run(["git", "rev-parse", "--short", rev_or_bin], cwd=ROOT,
+                         capture_output=True, text=True)
+    if sha.returncode != 0:
+        raise SystemExit(f"{rev_or_bin}: neither a binary nor a git revision")
+    tree = os.path.join(BASELINES, sha.stdout.strip())
+    exe = os.path.join(tree, "target", "release", "scramble")
+    if not os.path.exists(exe):
+        if not os.path.isdir(tree):
+            subprocess.run(["git", "worktree", "add", "--detach", tree, sha.stdout.strip()],
+                           cwd=ROOT, check=True, capture_output=True)
+        print(f"building {rev_or_bin} in {tree} ...", file=sys.stderr, flush=True)
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=tree, check=True)
+    return exe
+
+
+def table(header, rows):
+    """A Markdown table: a header row and rows of cells."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
