@@ -44,11 +44,7 @@ pub enum Turns {
 impl Turns {
     /// `Full` when `full_tree` (the command line's `--full-tree`).
     pub fn full_if(full_tree: bool) -> Turns {
-        if full_tree {
-            Turns::Full
-        } else {
-            Turns::Reduce
-        }
+        [Turns::Reduce, Turns::Full][full_tree as usize]
     }
 }
 
