@@ -4,6 +4,15 @@
 use std::io::Write;
 use std::path::Path;
 
+/// A checkpoint (of `best` or `count`) that cannot be used or written,
+/// naming its file.
+#[derive(Debug, thiserror::Error)]
+#[error("checkpoint {path}: {message}")]
+pub(crate) struct CheckpointError {
+    pub path: std::path::PathBuf,
+    pub message: String,
+}
+
 /// The folder a file at `path` goes into.
 fn folder_of(path: &Path) -> &Path {
     match path.parent() {

@@ -2,22 +2,15 @@
 //! resumes from it (`--checkpoint FILE`). JSON, rewritten whole (a temporary
 //! file renamed over it, `files::write_whole`) at each improvement.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Placement, Solution};
+use crate::files::CheckpointError;
 use crate::puzzle::Puzzle;
 
 const FORMAT: &str = "scramble-best-checkpoint/1";
-
-/// A checkpoint that cannot be used or written.
-#[derive(Debug, thiserror::Error)]
-#[error("checkpoint {path}: {message}")]
-pub(crate) struct CheckpointError {
-    pub path: PathBuf,
-    pub message: String,
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct File {

@@ -11,18 +11,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::CheckpointError;
 use crate::puzzle::Puzzle;
 use crate::solve::UnitCounts;
 
 const FORMAT: &str = "scramble-count-checkpoint/1";
-
-/// A checkpoint that cannot be used.
-#[derive(Debug, thiserror::Error)]
-#[error("checkpoint {path}: {message}")]
-pub(crate) struct CheckpointError {
-    pub path: PathBuf,
-    pub message: String,
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct File {
