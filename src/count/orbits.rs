@@ -32,7 +32,43 @@ pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, 
         }
         reps.push((c, t as u32));
     }
+    // The programme's steps follow the representatives: on a framed
+    // board the frame first, around its ring, then the interior row by
+    // row (docs/count.md, "Order").
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let key = |c: usize| match puzzle.frame() {
+        Some(_) => ring_first(rows, cols, c),
+        None => c,
+    };
+    let mut order: Vec<usize> = (0..reps.len()).collect();
+    order.sort_by_key(|&i| key(reps[i].0));
+    let mut new_index = vec![0; reps.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    for r in &mut rep {
+        *r = new_index[*r];
+    }
+    let reps = order.iter().map(|&i| reps[i]).collect();
     (rep, times, reps)
+}
+
+/// A cell's place when the frame comes first: the ring clockwise from the
+/// top left corner, then the interior in row-major order.
+fn ring_first(rows: usize, cols: usize, c: usize) -> usize {
+    let (i, j) = (c / cols, c % cols);
+    let ring = 2 * (rows + cols) - 4;
+    if i == 0 {
+        j
+    } else if j == cols - 1 {
+        cols - 1 + i
+    } else if i == rows - 1 {
+        cols - 1 + rows - 1 + (cols - 1 - j)
+    } else if j == 0 {
+        ring - i
+    } else {
+        ring + c
+    }
 }
 
 /// A pair of sides that must fit: (orbit, side of its representative).
