@@ -9,7 +9,8 @@ use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP, base_side};
 /// Orbits of cells under `turns` quarter turns: per cell its orbit
 /// (index into the representatives) and how many turns take the
 /// representative to it; per orbit its representative (first in row-major
-/// order) and size.
+/// order) and size, in the order the programme places them: row-major, or
+/// on a framed board the frame's ring first.
 pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, Vec<(usize, u32)>) {
     let shape = puzzle.shape();
     let cells = puzzle.rows() * puzzle.cols();
@@ -101,4 +102,17 @@ pub(super) fn conditions(
         }
     }
     conditions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ring_first;
+
+    #[test]
+    fn the_ring_comes_first_clockwise_then_the_interior_row_by_row() {
+        // 3 rows, 4 columns: cells 0..12 row-major; cells 5 and 6 inside.
+        let mut cells: Vec<usize> = (0..12).collect();
+        cells.sort_by_key(|&c| ring_first(3, 4, c));
+        assert_eq!(cells, [0, 1, 2, 3, 7, 11, 10, 9, 8, 4, 5, 6]);
+    }
 }

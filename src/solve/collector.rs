@@ -5,18 +5,18 @@
 //! What a report stands for ([`Stands`]) is multiplied out rather than
 //! expanded, unless the caller wants the labelled boards or classes
 //! themselves. Deduplication uses the kept lists when there are any, a
-//! [`CompactSet`] otherwise, and nothing where the solver promises no
+//! [`CompactSet`](super::compact::CompactSet) otherwise, and nothing where the solver promises no
 //! repeats ([`super::Solver::exact_reports`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::compact::{Codec, CompactSet};
+use super::compact::{Codec, Tally};
 use super::{Cancel, Keep, Progress, SolutionCallback, Stands, StopReason};
 use crate::board::{Placement, Solution, VerifyError};
 use crate::puzzle::Puzzle;
 use crate::symmetry::{
-    Equivalence, canonical, each_same_picture, labellings_per_picture, picture, picture_canonical,
+    Equivalence, Realizer, canonical, each_same_picture, labellings_per_picture, picture,
     pictures_are_labels, turn_picture,
 };
 
@@ -38,59 +38,6 @@ impl Counts {
             Equivalence::Rotation => self.classes,
             Equivalence::Picture => self.pictures,
         }
-    }
-}
-
-/// One kind of thing counted: its count, and the things themselves when
-/// kept, or a compact set when repeats must be caught without keeping them.
-struct Tally {
-    count: u128,
-    kept: Option<BTreeSet<Solution>>,
-    seen: Option<CompactSet>,
-}
-
-impl Tally {
-    fn new(keep: bool) -> Tally {
-        Tally {
-            count: 0,
-            kept: keep.then(BTreeSet::new),
-            seen: None,
-        }
-    }
-
-    /// Whether `s` was added before. Without a kept list and with `dedup`
-    /// false, nothing is remembered and everything is new.
-    fn seen_before(&mut self, s: &Solution, dedup: bool, codec: &Codec) -> bool {
-        match (&self.kept, dedup) {
-            (Some(k), _) => k.contains(s),
-            (None, true) => self
-                .seen
-                .get_or_insert_with(|| CompactSet::new(codec.clone()))
-                .contains(s),
-            (None, false) => false,
-        }
-    }
-
-    /// Count `s` (new: the caller checked) and remember it as asked.
-    fn add(&mut self, s: Solution, dedup: bool, codec: &Codec) {
-        self.count += 1;
-        match (&mut self.kept, dedup) {
-            (Some(k), _) => {
-                k.insert(s);
-            }
-            (None, true) => {
-                self.seen
-                    .get_or_insert_with(|| CompactSet::new(codec.clone()))
-                    .insert(&s);
-            }
-            (None, false) => {}
-        }
-    }
-
-    fn list(self) -> Vec<Solution> {
-        self.kept
-            .map(|k| k.into_iter().collect())
-            .unwrap_or_default()
     }
 }
 
@@ -193,7 +140,9 @@ pub struct Collector<'p> {
     pictures: Tally,
     /// Labelled boards per picture (None past `u128`).
     labellings: Option<u128>,
-    pictures_are_labels: bool,
+    /// The picture classes' canonical forms (`None`: they are the
+    /// rotation classes).
+    realizer: Option<Realizer>,
     reported: u64,
     pub(super) rejected: Option<(Solution, VerifyError)>,
     progress: Option<ProgressFn<'p>>,
@@ -240,7 +189,7 @@ impl<'p> Collector<'p> {
             classes: Tally::new(classes),
             pictures: Tally::new(pictures),
             labellings: labellings_per_picture(puzzle),
-            pictures_are_labels: pictures_are_labels(puzzle),
+            realizer: (!pictures_are_labels(puzzle)).then(|| Realizer::new(puzzle)),
             reported: 0,
             rejected: None,
             progress: hooks.progress,
@@ -315,7 +264,10 @@ impl<'p> Collector<'p> {
     /// A class not seen before: its picture class, the limit, the stream.
     /// Returns false when the limit turns it away.
     fn new_class(&mut self, class: Solution, dedup: bool) -> bool {
-        let picture = (!self.pictures_are_labels).then(|| picture_canonical(self.puzzle, &class));
+        let picture = self
+            .realizer
+            .as_ref()
+            .map(|r| r.canonical(self.puzzle, &class));
         let new_picture = match &picture {
             None => true,
             Some(pc) => !self.pictures.seen_before(pc, true, &self.codec),
@@ -384,7 +336,10 @@ impl<'p> Collector<'p> {
         if self.wants_labelled() && self.must_stop() {
             return;
         }
-        let pc = picture_canonical(self.puzzle, &s);
+        let pc = match &self.realizer {
+            Some(r) => r.canonical(self.puzzle, &s),
+            None => canonical(&s),
+        };
         if self.pictures.seen_before(&pc, true, &self.codec) {
             return;
         }
@@ -396,7 +351,7 @@ impl<'p> Collector<'p> {
             // are needed, and the time limit and Ctrl-C cut it short.
             // (Without identical tiles, a picture is its labelling, and a
             // picture class reported twice is caught by its classes.)
-            let dedup = self.pictures_are_labels || self.fixed_turns(&s) > 1;
+            let dedup = self.realizer.is_none() || self.fixed_turns(&s) > 1;
             let puzzle = self.puzzle;
             let mut boards = 0u32;
             each_same_picture(puzzle, &s, &mut |b| {

@@ -5,6 +5,8 @@
 //! one seen before when it does not keep the boards themselves: about
 //! `cells x bits / 8 + 10` bytes per board (docs/benchmarks.md, "Memory").
 
+use std::collections::BTreeSet;
+
 use hashbrown::HashTable;
 
 use crate::board::Solution;
@@ -140,6 +142,59 @@ impl CompactSet {
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+}
+
+/// One kind of thing counted: its count, and the things themselves when
+/// kept, or a compact set when repeats must be caught without keeping them.
+pub(super) struct Tally {
+    pub(super) count: u128,
+    pub(super) kept: Option<BTreeSet<Solution>>,
+    seen: Option<CompactSet>,
+}
+
+impl Tally {
+    pub(super) fn new(keep: bool) -> Tally {
+        Tally {
+            count: 0,
+            kept: keep.then(BTreeSet::new),
+            seen: None,
+        }
+    }
+
+    /// Whether `s` was added before. Without a kept list and with `dedup`
+    /// false, nothing is remembered and everything is new.
+    pub(super) fn seen_before(&mut self, s: &Solution, dedup: bool, codec: &Codec) -> bool {
+        match (&self.kept, dedup) {
+            (Some(k), _) => k.contains(s),
+            (None, true) => self
+                .seen
+                .get_or_insert_with(|| CompactSet::new(codec.clone()))
+                .contains(s),
+            (None, false) => false,
+        }
+    }
+
+    /// Count `s` (new: the caller checked) and remember it as asked.
+    pub(super) fn add(&mut self, s: Solution, dedup: bool, codec: &Codec) {
+        self.count += 1;
+        match (&mut self.kept, dedup) {
+            (Some(k), _) => {
+                k.insert(s);
+            }
+            (None, true) => {
+                self.seen
+                    .get_or_insert_with(|| CompactSet::new(codec.clone()))
+                    .insert(&s);
+            }
+            (None, false) => {}
+        }
+    }
+
+    pub(super) fn list(self) -> Vec<Solution> {
+        self.kept
+            .map(|k| k.into_iter().collect())
+            .unwrap_or_default()
     }
 }
 

@@ -23,8 +23,8 @@ pub use clauses::Clauses;
 #[cfg(test)]
 pub(crate) use pictures::same_picture;
 pub(crate) use pictures::{
-    distinct_rotation, each_same_picture, identical_classes, period, picture_canonical, tile_kinds,
-    turn_picture,
+    Realizer, distinct_rotation, each_same_picture, identical_classes, period, picture_canonical,
+    tile_kinds, turn_picture,
 };
 pub use pictures::{labellings_per_picture, picture, pictures_are_labels};
 

@@ -3,7 +3,7 @@
 //! canonical form of a picture class. All of it follows the puzzle's rules
 //! (fixed pieces, turning) and its board's symmetry group.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Puzzle, Shape, Tile, Turning, base_side};
@@ -32,31 +32,104 @@ pub(crate) fn turn_picture<T: Copy>(shape: Shape, k: usize, p: &[[T; 4]]) -> Vec
     out
 }
 
-/// The smallest labelled board that shows exactly this picture: row by row,
-/// the smallest unused tile id that can show the cell's edges, in its
-/// smallest such rotation that the rules allow there. (Tiles that can show
-/// the same edges are identical up to rotation, so they are interchangeable
-/// and greedy is optimal; a fixed piece is allowed on its own cell only.)
-fn realize(puzzle: &Puzzle, pic: &[[Edge; 4]]) -> Option<Solution> {
-    let mut used = vec![false; puzzle.len()];
-    let mut cells = Vec::with_capacity(pic.len());
-    for (c, shown) in pic.iter().enumerate() {
-        let (k, r) = puzzle.tiles().iter().enumerate().find_map(|(k, t)| {
-            if used[k] {
-                return None;
+/// What a picture's canonical form needs, built once per puzzle: each
+/// (tile, rotation)'s look (the edges it shows, numbered), and per look the
+/// (tile index, rotation) pairs that show it, by tile index then rotation.
+/// A canonical form then looks its cells up rather than trying every tile
+/// in every rotation on every cell.
+pub(crate) struct Realizer {
+    /// Per tile index * 4 + rotation: its look.
+    look: Vec<u32>,
+    /// Per look: the pairs showing it, in the rotations the puzzle allows.
+    shows: Vec<Vec<(usize, u8)>>,
+    /// Per cell * 4 * tiles + tile index * 4 + rotation: the rules allow it.
+    allowed: Vec<bool>,
+}
+
+impl Realizer {
+    pub(crate) fn new(puzzle: &Puzzle) -> Realizer {
+        let mut ids: HashMap<[Edge; 4], u32> = HashMap::new();
+        let mut look = Vec::with_capacity(4 * puzzle.len());
+        let mut shows: Vec<Vec<(usize, u8)>> = Vec::new();
+        for (k, t) in puzzle.tiles().iter().enumerate() {
+            for r in 0..4u8 {
+                let shown: [Edge; 4] = std::array::from_fn(|d| t.edge(r, d));
+                let next = ids.len() as u32;
+                let id = *ids.entry(shown).or_insert(next);
+                if id == next {
+                    shows.push(Vec::new());
+                }
+                look.push(id);
+                if puzzle.rotations().any(|a| a == r) {
+                    shows[id as usize].push((k, r));
+                }
             }
-            puzzle
-                .rotations()
-                .find(|&r| (0..4).all(|d| t.edge(r, d) == shown[d]) && puzzle.allows(c, k, r))
-                .map(|r| (k, r))
-        })?;
-        used[k] = true;
-        cells.push(Placement {
-            tile: puzzle.tiles()[k].id,
-            rotation: r,
-        });
+        }
+        let allowed = (0..puzzle.cells())
+            .flat_map(|c| (0..4 * puzzle.len()).map(move |x| (c, x)))
+            .map(|(c, x)| puzzle.allows(c, x / 4, (x % 4) as u8))
+            .collect();
+        Realizer {
+            look,
+            shows,
+            allowed,
+        }
     }
-    Some(Solution::shaped(cells, puzzle.shape()))
+
+    /// The smallest labelled board that shows exactly these looks: row by
+    /// row, the smallest unused tile that can show the cell's look, in its
+    /// smallest such rotation that the rules allow there. (Tiles that can
+    /// show the same edges are identical up to rotation, so they are
+    /// interchangeable and greedy is optimal; a fixed piece is allowed on
+    /// its own cell only.)
+    fn realize(&self, puzzle: &Puzzle, looks: &[u32]) -> Option<Solution> {
+        let mut used = vec![false; puzzle.len()];
+        let mut cells = Vec::with_capacity(looks.len());
+        for (c, &l) in looks.iter().enumerate() {
+            let &(k, r) = self.shows[l as usize].iter().find(|&&(k, r)| {
+                !used[k] && self.allowed[(c * puzzle.len() + k) * 4 + r as usize]
+            })?;
+            used[k] = true;
+            cells.push(Placement {
+                tile: puzzle.tiles()[k].id,
+                rotation: r,
+            });
+        }
+        Some(Solution::shaped(cells, puzzle.shape()))
+    }
+
+    /// The canonical form of a solution's picture class: over the turns of
+    /// its picture in the board's group, the smallest labelled board
+    /// showing that turn. Two solutions show the same picture up to board
+    /// turns exactly when these are equal.
+    pub(crate) fn canonical(&self, puzzle: &Puzzle, s: &Solution) -> Solution {
+        let shape = puzzle.shape();
+        let placed: Vec<(usize, u8)> = s
+            .cells()
+            .iter()
+            .map(|p| {
+                (
+                    puzzle.index_of(p.tile).expect("a verified solution"),
+                    p.rotation,
+                )
+            })
+            .collect();
+        let mut looks = vec![0u32; placed.len()];
+        shape
+            .group
+            .turns()
+            .iter()
+            .map(|&turns| {
+                // A turn sends each cell's tile to its image, turned with it.
+                for (c, &(k, r)) in placed.iter().enumerate() {
+                    looks[shape.turn_cell(turns, c)] = self.look[4 * k + (r as usize + turns) % 4];
+                }
+                self.realize(puzzle, &looks)
+                    .expect("a picture of this puzzle")
+            })
+            .min()
+            .expect("the identity")
+    }
 }
 
 /// Every labelled board that shows the same picture as `s` (itself
@@ -158,27 +231,10 @@ pub fn labellings_per_picture(puzzle: &Puzzle) -> Option<u128> {
         .try_fold(perms, |a, t| a.checked_mul(4 / period(t) as u128))
 }
 
-/// The canonical form of a solution's picture class: over the turns of its
-/// picture in the board's group, the smallest labelled board showing that
-/// turn. Two solutions show the same picture up to board turns exactly when
-/// these are equal.
+/// The canonical form of a solution's picture class ([`Realizer::canonical`],
+/// for one solution: a caller with many builds the realizer once).
 pub(crate) fn picture_canonical(puzzle: &Puzzle, s: &Solution) -> Solution {
-    let shape = puzzle.shape();
-    let pic = picture(puzzle, s);
-    shape
-        .group
-        .turns()
-        .iter()
-        .map(|&k| {
-            let turned = if k == 0 {
-                pic.clone()
-            } else {
-                turn_picture(shape, k, &pic)
-            };
-            realize(puzzle, &turned).expect("a picture of this puzzle")
-        })
-        .min()
-        .expect("the identity")
+    Realizer::new(puzzle).canonical(puzzle, s)
 }
 
 /// Whether picture classes are rotation classes on this puzzle: no two tiles
