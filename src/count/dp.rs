@@ -178,7 +178,19 @@ impl KeyLayout {
 }
 
 impl Programme {
+    /// The programme of `turns`: on a framed board the frame's ring first
+    /// where its state fits 128 bits (its frontier is longer while the
+    /// ring is open), else row-major.
     pub(super) fn new(puzzle: &Puzzle, turns: usize) -> Result<Programme, DpError> {
+        match Programme::ordered(puzzle, turns, true) {
+            Err(DpError::TooWide { .. }) if puzzle.frame().is_some() => {
+                Programme::ordered(puzzle, turns, false)
+            }
+            other => other,
+        }
+    }
+
+    fn ordered(puzzle: &Puzzle, turns: usize, ring: bool) -> Result<Programme, DpError> {
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
         // Quarter turns only on square boards (the callers follow the group).
         assert!(turns.is_multiple_of(2) || rows == cols);
@@ -209,7 +221,7 @@ impl Programme {
             .map(|class| puzzle.index_of(class[0]).expect("a tile of the puzzle"))
             .collect();
         let rules = puzzle.has_rules();
-        let (rep, times, reps) = orbits(puzzle, turns);
+        let (rep, times, reps) = orbits(puzzle, turns, ring);
         let conditions = conditions(puzzle, turns, &rep, &times);
         // Steps, with slots for labels that wait.
         let mut steps: Vec<Step> = reps

@@ -127,7 +127,7 @@ fn by_enumeration(
     labellings: Option<u128>,
     options: &CountOptions,
 ) -> Result<Enumerated, String> {
-    let solver = Backtrack::new(options.order);
+    let solver = Backtrack::new(options.order.unwrap_or(DEFAULT_ORDER));
     let mut o = SolveOptions {
         time_limit: options.time_limit,
         threads: options.threads,

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
+use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order, estimate_tree};
 use crate::generate::Rng;
 use crate::puzzle::Puzzle;
 use crate::solve::{
@@ -89,8 +89,9 @@ pub struct CountOptions {
     /// enumerate: count only this shard's work units.
     pub shard: Option<Shard>,
     /// enumerate: the backtracker's placement order (work units, and so
-    /// checkpoints and shards, belong to one order).
-    pub order: Order,
+    /// checkpoints and shards, belong to one order); `None`: the order
+    /// [`enumeration_order`] chooses.
+    pub order: Option<Order>,
 }
 
 impl Default for CountOptions {
@@ -107,7 +108,7 @@ impl Default for CountOptions {
             seed: 1,
             checkpoint: None,
             shard: None,
-            order: DEFAULT_ORDER,
+            order: None,
         }
     }
 }
@@ -226,6 +227,12 @@ pub struct ShardCount {
 /// Counts `puzzle` by every method asked for.
 pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
     let labellings = labellings_per_picture(puzzle);
+    let chosen = (options.order.is_none() && options.methods.contains(&Method::Enumerate))
+        .then(|| enumeration_order(puzzle, options));
+    let options = &CountOptions {
+        order: options.order.or(chosen.as_ref().map(|c| c.0)),
+        ..options.clone()
+    };
     let mut results: Vec<MethodResult> = Vec::new();
     // The time limit is the whole count's: the methods share it (the
     // estimate run when nothing exact finishes has a share kept for it).
@@ -249,6 +256,15 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
     if fallback && !results.iter().any(exact) && !options.stop.is_stopped() {
         let o = with_share(&mut share);
         results.push(run_method(puzzle, Method::Estimate, labellings, &o));
+    }
+    if let Some((order, why)) = chosen.filter(|c| c.0 != DEFAULT_ORDER)
+        && let Some(r) = results.iter_mut().find(|r| r.method == Method::Enumerate)
+    {
+        let note = format!("order {}: {why}", order.name());
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{m}; {note}"),
+            None => note,
+        });
     }
     let (counts, agreed_by, disagreement) = agree(&results);
     // An estimate never reaches below what a stopped method proved.
@@ -281,6 +297,11 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
 /// above the units).
 pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> CountReport {
     let options = CountOptions {
+        order: Some(
+            options
+                .order
+                .unwrap_or_else(|| enumeration_order(puzzle, options).0),
+        ),
         methods: vec![Method::Enumerate],
         estimate_if_unfinished: false,
         checkpoint: None,
@@ -297,13 +318,66 @@ pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> Cou
         meta: Meta::new(
             shard,
             puzzle,
-            format!("count --method enumerate --order {}", options.order.name()),
+            format!(
+                "count --method enumerate --order {}",
+                options.order.unwrap_or(DEFAULT_ORDER).name()
+            ),
             Keep::Count,
             picture_weight,
         ),
         prefix_nodes,
     });
     report
+}
+
+/// The orders an enumeration without `--order` chooses among.
+const ORDERS: [Order; 5] = [
+    DEFAULT_ORDER,
+    Order::Row,
+    Order::RowUp,
+    Order::Frame,
+    Order::Constrained,
+];
+
+/// Probes of each order's tree when choosing.
+const ORDER_PROBES: u64 = 4_000;
+
+/// How much smaller another order's estimated tree must be to be chosen
+/// over the default (the estimates of a few thousand probes are rough).
+const ORDER_MARGIN: f64 = 2.0;
+
+/// The enumeration's order when none is asked for: the default, unless
+/// Knuth's estimate of another order's search tree is [`ORDER_MARGIN`]
+/// times smaller (on framed boards the row scans or the frame first make
+/// trees 10-100 times smaller than the spiral: docs/count.md, "Order").
+/// Seeded by the count's seed, so shards and resumed checkpoints of one
+/// count choose the same. Returns the order and the estimates, as a note.
+pub fn enumeration_order(puzzle: &Puzzle, options: &CountOptions) -> (Order, String) {
+    let solve = SolveOptions {
+        time_limit: options.time_limit,
+        stop: options.stop.clone(),
+        ..SolveOptions::default()
+    };
+    let sizes: Vec<(Order, f64)> = ORDERS
+        .iter()
+        .filter_map(|&o| {
+            let e = estimate_tree(puzzle, o, ORDER_PROBES, options.seed, &solve).ok()?;
+            (e.probes > 0).then_some((o, e.nodes.mean))
+        })
+        .collect();
+    let default = sizes.iter().find(|s| s.0 == DEFAULT_ORDER).map(|s| s.1);
+    let best = sizes
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .filter(|&(_, n)| default.is_none_or(|d| n * ORDER_MARGIN < d));
+    let order = best.map_or(DEFAULT_ORDER, |b| b.0);
+    let list: Vec<String> = sizes
+        .iter()
+        .map(|(o, n)| format!("{} {n:.2e}", o.name()))
+        .collect();
+    let why = format!("estimated tree nodes {}", list.join(", "));
+    (order, why)
 }
 
 /// The most each count reached in the methods that stopped (lower bounds),

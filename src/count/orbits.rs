@@ -10,8 +10,12 @@ use crate::puzzle::{BOTTOM, LEFT, Puzzle, RIGHT, TOP, base_side};
 /// (index into the representatives) and how many turns take the
 /// representative to it; per orbit its representative (first in row-major
 /// order) and size, in the order the programme places them: row-major, or
-/// on a framed board the frame's ring first.
-pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, Vec<(usize, u32)>) {
+/// with `ring` on a framed board the frame's ring first.
+pub(super) fn orbits(
+    puzzle: &Puzzle,
+    turns: usize,
+    ring: bool,
+) -> (Vec<usize>, Vec<usize>, Vec<(usize, u32)>) {
     let shape = puzzle.shape();
     let cells = puzzle.rows() * puzzle.cols();
     let mut rep = vec![usize::MAX; cells];
@@ -33,13 +37,13 @@ pub(super) fn orbits(puzzle: &Puzzle, turns: usize) -> (Vec<usize>, Vec<usize>, 
         }
         reps.push((c, t as u32));
     }
-    // The programme's steps follow the representatives: on a framed
-    // board the frame first, around its ring, then the interior row by
-    // row (docs/count.md, "Order").
+    // The programme's steps follow the representatives: with `ring`, on
+    // a framed board the frame first, around its ring, then the interior
+    // row by row (docs/count.md, "Order on a framed board").
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
-    let key = |c: usize| match puzzle.frame() {
-        Some(_) => ring_first(rows, cols, c),
-        None => c,
+    let key = |c: usize| match ring && puzzle.frame().is_some() {
+        true => ring_first(rows, cols, c),
+        false => c,
     };
     let mut order: Vec<usize> = (0..reps.len()).collect();
     order.sort_by_key(|&i| key(reps[i].0));

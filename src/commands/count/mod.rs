@@ -69,10 +69,10 @@ pub struct CountArgs {
     #[arg(long, value_name = "I/N", num_args = 0..=1, default_missing_value = "slurm",
           conflicts_with = "checkpoint")]
     pub shard: Option<ShardArg>,
-    /// enumerate: the backtracker's placement order (default: spiral).
-    /// On framed boards the row scans make far smaller trees
-    /// (docs/benchmarks.md, Knuth's estimates). A checkpoint and the
-    /// shards of one count belong to one order.
+    /// enumerate: the backtracker's placement order (default: spiral,
+    /// unless Knuth's estimate finds another order's tree at least twice
+    /// smaller: on framed boards the row scans or the frame first). A
+    /// checkpoint and the shards of one count belong to one order.
     #[arg(long, value_enum)]
     pub order: Option<Order>,
 }
@@ -122,12 +122,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             "--order is the enumeration's placement order: add --method enumerate".into(),
         ));
     }
-    let order = args.order.unwrap_or(DEFAULT_ORDER);
-    if let Some(path) = &args.checkpoint {
-        rewritable(path)?;
-        count::check_checkpoint(path, &puzzle, order).map_err(CliError::Usage)?;
-    }
-    let options = CountOptions {
+    let mut options = CountOptions {
         methods,
         estimate_if_unfinished: default,
         time_limit: args.time_limit,
@@ -142,8 +137,16 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         seed: args.seed,
         checkpoint: args.checkpoint.clone(),
         shard: None,
-        order,
+        order: args.order,
     };
+    if let Some(path) = &args.checkpoint {
+        rewritable(path)?;
+        let order = args
+            .order
+            .unwrap_or_else(|| count::enumeration_order(&puzzle, &options).0);
+        options.order = Some(order);
+        count::check_checkpoint(path, &puzzle, order).map_err(CliError::Usage)?;
+    }
     let report = match shard {
         Some(s) => count::count_shard(&puzzle, s, &options),
         None => count::count(&puzzle, &options),
