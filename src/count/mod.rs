@@ -340,7 +340,7 @@ const ORDERS: [Order; 5] = [
 ];
 
 /// Probes of each order's tree when choosing.
-const ORDER_PROBES: u64 = 4_000;
+const ORDER_PROBES: u64 = 10_000;
 
 /// How much smaller another order's estimated tree must be to be chosen
 /// over the default (the estimates of a few thousand probes are rough).
