@@ -48,6 +48,15 @@ pub(super) struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// The search an existing checkpoint at `path` was made by, if it
+    /// reads as one.
+    pub(super) fn search_of(path: &Path) -> Option<String> {
+        let bytes = std::fs::read(path).ok()?;
+        serde_json::from_slice::<File>(&bytes)
+            .ok()
+            .map(|f| f.search)
+    }
+
     /// Opens `path` for `puzzle` and `search`: its finished units if it
     /// exists, none if not; an error if it belongs to another count.
     pub(super) fn open(

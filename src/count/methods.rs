@@ -97,14 +97,36 @@ pub(super) fn run_method(
 }
 
 /// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
-/// (absent, or made by the same count).
+/// (absent, or made by the same count), and the order to count in: the one
+/// asked for, else the one an existing checkpoint was made in (`None`:
+/// neither, the count chooses).
 pub(crate) fn check_checkpoint(
     path: &std::path::Path,
     puzzle: &Puzzle,
-    order: Order,
-) -> Result<(), String> {
-    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(order).units_name())
-        .map(|_| ())
+    order: Option<Order>,
+) -> Result<Option<Order>, String> {
+    let order = order.or_else(|| {
+        let search = checkpoint::Checkpoint::search_of(path)?;
+        Order::ALL
+            .into_iter()
+            .find(|&o| Backtrack::new(o).units_name() == search)
+    });
+    let Some(o) = order else {
+        // Absent: anything will do. Present: made by no order this build
+        // knows, which opening it in the default order reports.
+        if !path.exists() {
+            return Ok(None);
+        }
+        return checkpoint::Checkpoint::open(
+            path,
+            puzzle,
+            &Backtrack::new(DEFAULT_ORDER).units_name(),
+        )
+        .map(|_| None)
+        .map_err(|e| e.to_string());
+    };
+    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(o).units_name())
+        .map(|_| Some(o))
         .map_err(|e| e.to_string())
 }
 

@@ -227,12 +227,6 @@ pub struct ShardCount {
 /// Counts `puzzle` by every method asked for.
 pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
     let labellings = labellings_per_picture(puzzle);
-    let chosen = (options.order.is_none() && options.methods.contains(&Method::Enumerate))
-        .then(|| enumeration_order(puzzle, options));
-    let options = &CountOptions {
-        order: options.order.or(chosen.as_ref().map(|c| c.0)),
-        ..options.clone()
-    };
     let mut results: Vec<MethodResult> = Vec::new();
     // The time limit is the whole count's: the methods share it (the
     // estimate run when nothing exact finishes has a share kept for it).
@@ -246,11 +240,19 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
         time_limit: share.next_limit(),
         ..options.clone()
     };
+    // The enumeration's order, chosen when it is about to run.
+    let mut chosen = None;
     for &m in &options.methods {
         if options.stop.is_stopped() {
             break;
         }
-        results.push(run_method(puzzle, m, labellings, &with_share(&mut share)));
+        let mut o = with_share(&mut share);
+        if m == Method::Enumerate && o.order.is_none() {
+            let (order, why) = enumeration_order(puzzle, &o);
+            o.order = Some(order);
+            chosen = Some((order, why));
+        }
+        results.push(run_method(puzzle, m, labellings, &o));
     }
     let exact = |r: &MethodResult| r.status == Status::Complete;
     if fallback && !results.iter().any(exact) && !options.stop.is_stopped() {
@@ -297,11 +299,14 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
 /// above the units).
 pub fn count_shard(puzzle: &Puzzle, shard: Shard, options: &CountOptions) -> CountReport {
     let options = CountOptions {
-        order: Some(
-            options
-                .order
-                .unwrap_or_else(|| enumeration_order(puzzle, options).0),
-        ),
+        // Every shard must choose alike: no time limit cuts the probes.
+        order: Some(options.order.unwrap_or_else(|| {
+            let whole = CountOptions {
+                time_limit: None,
+                ..options.clone()
+            };
+            enumeration_order(puzzle, &whole).0
+        })),
         methods: vec![Method::Enumerate],
         estimate_if_unfinished: false,
         checkpoint: None,
@@ -351,16 +356,20 @@ const ORDER_MARGIN: f64 = 2.0;
 /// times smaller (on framed boards the row scans or the frame first make
 /// trees 10-100 times smaller than the spiral: docs/count.md, "Order").
 /// Seeded by the count's seed, so shards and resumed checkpoints of one
-/// count choose the same. Returns the order and the estimates, as a note.
+/// count choose the same (with a time limit, a tenth of it bounds the
+/// probes). Returns the order and the estimates, as a note.
 pub fn enumeration_order(puzzle: &Puzzle, options: &CountOptions) -> (Order, String) {
-    let solve = SolveOptions {
-        time_limit: options.time_limit,
-        stop: options.stop.clone(),
-        ..SolveOptions::default()
-    };
+    // With a time limit the choice takes at most a tenth of it.
+    let start = Instant::now();
+    let budget = options.time_limit.map(|t| t / 10);
     let sizes: Vec<(Order, f64)> = ORDERS
         .iter()
         .filter_map(|&o| {
+            let solve = SolveOptions {
+                time_limit: budget.map(|b| b.saturating_sub(start.elapsed())),
+                stop: options.stop.clone(),
+                ..SolveOptions::default()
+            };
             let e = estimate_tree(puzzle, o, ORDER_PROBES, options.seed, &solve).ok()?;
             (e.probes > 0).then_some((o, e.nodes.mean))
         })

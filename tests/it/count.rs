@@ -477,8 +477,23 @@ fn every_order_counts_the_same_and_keeps_its_checkpoint() {
         .success();
     let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
     assert_eq!(saved["search"], "row-up units r2");
+    // Without --order a count resumes in its checkpoint's order; another
+    // order is refused, naming the checkpoint's.
     cmd()
         .args(["count", "--method", "enumerate", "--checkpoint"])
+        .arg(&ck)
+        .arg(&puzzle)
+        .assert()
+        .success();
+    cmd()
+        .args([
+            "count",
+            "--method",
+            "enumerate",
+            "--order",
+            "spiral",
+            "--checkpoint",
+        ])
         .arg(&ck)
         .arg(&puzzle)
         .assert()

@@ -141,11 +141,8 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     if let Some(path) = &args.checkpoint {
         rewritable(path)?;
-        let order = args
-            .order
-            .unwrap_or_else(|| count::enumeration_order(&puzzle, &options).0);
-        options.order = Some(order);
-        count::check_checkpoint(path, &puzzle, order).map_err(CliError::Usage)?;
+        options.order =
+            count::check_checkpoint(path, &puzzle, args.order).map_err(CliError::Usage)?;
     }
     let report = match shard {
         Some(s) => count::count_shard(&puzzle, s, &options),
