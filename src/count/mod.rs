@@ -385,7 +385,10 @@ pub fn enumeration_order(puzzle: &Puzzle, options: &CountOptions) -> (Order, Str
         .iter()
         .map(|(o, n)| format!("{} {n:.2e}", o.name()))
         .collect();
-    let why = format!("estimated tree nodes {}", list.join(", "));
+    let why = match list.is_empty() {
+        true => "no estimate finished".to_string(),
+        false => format!("estimated tree nodes {}", list.join(", ")),
+    };
     (order, why)
 }
 
@@ -525,6 +528,24 @@ mod tests {
             res(Method::Enumerate, Status::Stopped, c(4)),
         ]);
         assert_eq!((counts, by, d), (Some(c(8)), vec![Method::Dp], None));
+    }
+
+    #[test]
+    fn the_order_is_chosen_by_the_estimated_trees_and_a_stop_keeps_the_default() {
+        // clue1: the frame first makes a tree hundreds of times smaller
+        // than the spiral (docs/count.md, "Order").
+        let clue1 = Puzzle::load(Path::new("puzzles/eternity2/clue1.txt")).expect("clue1");
+        let (order, why) = enumeration_order(&clue1, &CountOptions::default());
+        assert_eq!(order, Order::Frame, "{why}");
+        assert!(why.starts_with("estimated tree nodes spiral "), "{why}");
+        // The same seed chooses the same.
+        assert_eq!(enumeration_order(&clue1, &CountOptions::default()).1, why);
+        // Stopped before it starts: no estimate, the default order.
+        let stopped = CountOptions::default();
+        stopped.stop.stop();
+        let (order, why) = enumeration_order(&clue1, &stopped);
+        assert_eq!(order, DEFAULT_ORDER);
+        assert_eq!(why, "no estimate finished");
     }
 
     #[test]
