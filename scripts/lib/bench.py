@@ -32,6 +32,18 @@ def run(binary, *args, check=True):
     return r.stdout
 
 
+def run_peak(binary, *args):
+    """Run scramble with `args`: its standard output and its own peak
+    resident memory in MB (from the kernel's accounts of that one child)."""
+    proc = subprocess.Popen([binary, *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read()
+    proc.stdout.close()
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped above
+    return out, usage.ru_maxrss / 1024
+
+
 def report(binary, *args, check=True):
     """Run scramble with `args` and `--format json`; its report."""
     return json.loads(run(binary, *args, "--format", "json", check=check))
