@@ -20,7 +20,7 @@ use crate::puzzle::Puzzle;
 use crate::rng::Rng;
 use crate::solve::pool::{self, Event, Flow, Given, Outbox, Shape};
 use crate::solve::{SolutionCallback, Stands};
-use crate::symmetry::{Symmetry, canonical, picture_canonical};
+use crate::symmetry::{Realizer, Symmetry, canonical};
 
 use super::Order;
 use super::bits::MAX_WORDS;
@@ -104,6 +104,8 @@ struct Passed {
     /// The callback has enough. Not the stop flag: an attempt that ends
     /// its tree sets it with its last boards still on their way.
     enough: bool,
+    /// Picture classes' canonical forms, built at the first one.
+    realizer: Option<Realizer>,
 }
 
 impl Plan<'_> {
@@ -179,7 +181,10 @@ impl Plan<'_> {
         let key = match stands {
             Stands::Board => s.clone(),
             Stands::Turns => canonical(&s),
-            Stands::PictureClass => picture_canonical(self.puzzle, &s),
+            Stands::PictureClass => passed
+                .realizer
+                .get_or_insert_with(|| Realizer::new(self.puzzle))
+                .canonical(self.puzzle, &s),
         };
         if passed.seen.insert(key) {
             callback.on_solution(s.cells(), stands);
