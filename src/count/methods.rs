@@ -111,22 +111,14 @@ pub(crate) fn check_checkpoint(
             .into_iter()
             .find(|&o| Backtrack::new(o).units_name() == search)
     });
-    let Some(o) = order else {
-        // Absent: anything will do. Present: made by no order this build
-        // knows, which opening it in the default order reports.
-        if !path.exists() {
-            return Ok(None);
-        }
-        return checkpoint::Checkpoint::open(
-            path,
-            puzzle,
-            &Backtrack::new(DEFAULT_ORDER).units_name(),
-        )
-        .map(|_| None)
-        .map_err(|e| e.to_string());
-    };
-    checkpoint::Checkpoint::open(path, puzzle, &Backtrack::new(o).units_name())
-        .map(|_| Some(o))
+    if order.is_none() && !path.exists() {
+        return Ok(None);
+    }
+    // A present file made by no order this build knows: opening it in the
+    // default order reports what made it.
+    let search = Backtrack::new(order.unwrap_or(DEFAULT_ORDER)).units_name();
+    checkpoint::Checkpoint::open(path, puzzle, &search)
+        .map(|_| order)
         .map_err(|e| e.to_string())
 }
 
