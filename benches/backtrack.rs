@@ -36,7 +36,7 @@ fn options(threads: usize) -> SolveOptions {
 fn count(solver: &dyn Solver, p: &Puzzle, opts: &SolveOptions) -> (u64, u64) {
     let mut c = Count::default();
     let run = solver.enumerate(p, opts, &mut c).unwrap();
-    (c.0, run.stats.nodes.unwrap_or(0))
+    (c.0, run.stats.count("nodes").unwrap_or(0))
 }
 
 fn corpus(name: &str) -> Puzzle {

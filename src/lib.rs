@@ -3,7 +3,8 @@
 //! Laid out by role, each part depending only on those above it: the core
 //! ([`cancel`] -> [`puzzle`] -> [`board`] -> [`model`] -> [`symmetry`], [`generate`] ->
 //! [`solve`]), the [`engines`] (siblings behind `solve::Solver`), the
-//! engines together ([`race`]: `--solver auto`), drawing ([`render`]) and the [`commands`] (one folder or file per
+//! engines together ([`race`]: `--solver auto`), the one list of engines
+//! ([`registry`]), drawing ([`render`]) and the [`commands`] (one folder or file per
 //! subcommand). See docs/architecture.md for every module and why.
 //!
 //! `pub` reaches outside the crate (the binary, the Python package, the
@@ -28,6 +29,7 @@ pub mod generate;
 pub mod model;
 pub mod puzzle;
 pub mod race;
+pub mod registry;
 pub mod render;
 pub(crate) mod rng;
 pub mod solve;

@@ -19,10 +19,11 @@ use crate::board::Placement;
 use crate::engines::backtrack::Backtrack;
 use crate::engines::sat::Sat;
 use crate::puzzle::Puzzle;
+use crate::solve::kind::{Build, Built, EngineKind, NoArgs, not_searched_by};
 use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{
-    Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver,
-    SolverRun, Stands, StopToken,
+    Ended, Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions,
+    Solver, SolverRun, Stands, StopToken,
 };
 
 /// An engine that may run on a thread of its own.
@@ -49,6 +50,46 @@ fn complete_engine(puzzle: &Puzzle) -> Entry {
         Box::new(Backtrack::default())
     }
 }
+
+/// What a race that no engine answered names what it searched.
+const RACE: &str = "race";
+
+/// The race, for `crate::registry`: `--solver auto`.
+pub struct Kind;
+
+impl EngineKind for Kind {
+    const NAME: &'static str = "auto";
+    const ABOUT: &'static str = "the engines together: a race for first solutions (--limit), \
+        the backtracker for complete runs; the result names the engine that answered";
+    const COMPARED: bool = false;
+    const REPORTS_SYMMETRY: bool = false;
+    type Args = NoArgs;
+    type Stats = NoStats;
+
+    fn given(_: &NoArgs) -> Option<&'static str> {
+        None
+    }
+
+    fn build(_: &NoArgs, _: &Build) -> Result<Vec<Built>, SolveError> {
+        Ok(vec![Box::new(Auto::new())])
+    }
+
+    fn searched(text: &str) -> Result<Searched, String> {
+        match text == RACE {
+            true => Ok(Searched::new(RACE)),
+            false => Err(not_searched_by(Self::NAME, text)),
+        }
+    }
+
+    fn merge(_: Vec<NoStats>) -> NoStats {
+        NoStats {}
+    }
+}
+
+/// A race no engine answered has no counters of its own (its entrants'
+/// are in the report's `race`).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+pub struct NoStats {}
 
 /// The backtracker's head start: on the family benchmark it answers most
 /// boards in less (docs/benchmarks.md, "SAT encodings and the engines together").
@@ -128,14 +169,14 @@ impl SolutionCallback for Relay<'_> {
 
 impl Solver for Auto {
     fn engine(&self) -> Engine {
-        self.answered().map_or(Engine::Auto, |a| a.0)
+        self.answered().map_or(Engine::named(Kind::NAME), |a| a.0)
     }
     fn version(&self) -> String {
         self.answered()
             .map_or_else(|| env!("CARGO_PKG_VERSION").into(), |a| a.2)
     }
     fn searched(&self) -> Searched {
-        self.answered().map_or(Searched::Race, |a| a.1)
+        self.answered().map_or_else(|| Searched::new(RACE), |a| a.1)
     }
     fn enumerate(
         &self,
@@ -152,7 +193,7 @@ impl Solver for Auto {
                 complete.as_ref(),
                 &run,
                 start.elapsed(),
-                "chosen for a complete run",
+                Ended::Chosen,
             )]);
             return Ok(run);
         }
@@ -160,11 +201,11 @@ impl Solver for Auto {
     }
 }
 
-fn entrant(s: &dyn Solver, run: &SolverRun, took: Duration, how: &str) -> Entrant {
+fn entrant(s: &dyn Solver, run: &SolverRun, took: Duration, how: Ended) -> Entrant {
     Entrant {
         engine: s.engine(),
         model: s.searched(),
-        ended: how.into(),
+        ended: how,
         wall_time_s: took.as_secs_f64(),
         stats: run.stats.clone(),
     }
@@ -278,7 +319,7 @@ impl Auto {
                     race.push(Entrant {
                         engine: solver.engine(),
                         model: solver.searched(),
-                        ended: "not started (the race ended within the head start)".into(),
+                        ended: Ended::NotStarted,
                         wall_time_s: 0.0,
                         stats: Default::default(),
                     });
@@ -287,7 +328,10 @@ impl Auto {
             };
             match run {
                 Ok(run) => {
-                    let how = if winner == Some(i) { "won" } else { "stopped" };
+                    let how = match winner == Some(i) {
+                        true => Ended::Won,
+                        false => Ended::Stopped,
+                    };
                     race.push(entrant(solver, &run, took, how));
                     // Without a winner no engine answered: the run is the
                     // race's (its status and statistics the first
@@ -303,7 +347,7 @@ impl Auto {
                     race.push(Entrant {
                         engine: solver.engine(),
                         model: solver.searched(),
-                        ended: format!("failed: {e}"),
+                        ended: Ended::Failed(e.to_string()),
                         wall_time_s: took.as_secs_f64(),
                         stats: Default::default(),
                     });
@@ -336,7 +380,7 @@ mod tests {
         plant(&mut Rng::new(3), &options).0
     }
 
-    fn first(auto: &Auto, threads: usize) -> Vec<(Engine, String)> {
+    fn first(auto: &Auto, threads: usize) -> Vec<(&'static str, Ended)> {
         let options = SolveOptions {
             threads,
             limit: Some(1),
@@ -349,7 +393,9 @@ mod tests {
         );
         assert_eq!(r.counts.classes, 1);
         let race = r.stats.race.unwrap();
-        race.into_iter().map(|e| (e.engine, e.ended)).collect()
+        race.into_iter()
+            .map(|e| (e.engine.name(), e.ended))
+            .collect()
     }
 
     #[test]
@@ -363,10 +409,9 @@ mod tests {
         );
         for threads in [1, 2] {
             let ends = first(&auto, threads);
-            assert_eq!(ends[0].0, Engine::Sat);
-            assert!(ends[0].1.starts_with("not started"), "{ends:?}");
-            assert_eq!(ends[1], (Engine::Backtrack, "won".to_string()));
-            assert_eq!(auto.engine(), Engine::Backtrack);
+            assert_eq!(ends[0], ("sat", Ended::NotStarted), "{ends:?}");
+            assert_eq!(ends[1], ("backtrack", Ended::Won));
+            assert_eq!(auto.engine().name(), "backtrack");
         }
     }
 
@@ -374,7 +419,7 @@ mod tests {
     fn without_a_head_start_every_entrant_runs() {
         // The SAT engine alone: it cannot lose a race of one.
         let auto = Auto::with(vec![Box::new(Sat::default())], Duration::ZERO);
-        assert_eq!(first(&auto, 2), [(Engine::Sat, "won".to_string())]);
+        assert_eq!(first(&auto, 2), [("sat", Ended::Won)]);
         let auto = Auto::with(
             vec![
                 Box::new(Sat::default()),
@@ -384,9 +429,10 @@ mod tests {
         );
         let ends = first(&auto, 1);
         assert!(
-            ends.iter().all(|(_, e)| e == "won" || e == "stopped"),
+            ends.iter()
+                .all(|(_, e)| matches!(e, Ended::Won | Ended::Stopped)),
             "{ends:?}"
         );
-        assert_eq!(ends.iter().filter(|(_, e)| e == "won").count(), 1);
+        assert_eq!(ends.iter().filter(|(_, e)| *e == Ended::Won).count(), 1);
     }
 }

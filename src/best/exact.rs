@@ -65,7 +65,7 @@ pub(super) fn first_solution(
         ..SolveOptions::default()
     };
     let res = solve::run(&Backtrack::new(Order::Row), puzzle, &options)?;
-    let nodes = res.stats.nodes.unwrap_or(0);
+    let nodes = res.stats.count("nodes").unwrap_or(0);
     let first = res
         .raw
         .into_iter()

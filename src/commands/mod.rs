@@ -46,14 +46,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
 use crate::commands::solve::folder::FolderError;
-use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, FIRST_SOLUTIONS_ORDER, Order, Restarts};
-use crate::engines::cpsat::{self, CpSat, RuntimeError};
-use crate::engines::sat::{Encoding as SatEncoding, Sat};
+use crate::engines::backtrack::{Backtrack, DEFAULT_ORDER, Order};
+use crate::engines::cpsat::{self, RuntimeError};
+use crate::engines::sat::Encoding as SatEncoding;
 use crate::model::Choice;
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::render::images::{ImageError, TileImages};
 use crate::render::{Report, svg};
-use crate::solve::{Engine, Hooks, Outcome, SolveError, SolveOptions, Split, StopToken, Turns};
+use crate::solve::{Engine, Hooks, Outcome, SolveError, SolveOptions, StopToken, Turns};
 use crate::symmetry::{Equivalence, Symmetry};
 
 /// Exit codes (documented in README.md).
@@ -413,6 +413,15 @@ thread_local! {
     /// The files the command running on this thread reads (puzzles, a
     /// solution, constraints, shards): [`write_file`] writes over none.
     static INPUTS: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Names as a sentence lists them: `a`, `a and b`, `a, b and c`.
+pub(crate) fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// Note a file this command reads, so that no output of it replaces it.

@@ -24,177 +24,45 @@ impl PictureArgs {
     }
 }
 
-/// Options of the backtracking solver, shared by solve and compare.
+/// `--full-tree`: which board turns each solve searches (solve, compare,
+/// bench).
 #[derive(Debug, Args)]
-pub struct BacktrackArgs {
-    /// Placement order of the backtracking solver (default: spiral, the
-    /// fastest measured for complete runs; row with --limit).
-    #[arg(long, value_enum)]
-    pub order: Option<Order>,
-    /// Backtracking: search every board turn of every solution instead of
-    /// one turn each (for node-count studies; the solutions are the same).
+pub struct TurnsArgs {
+    /// Search every board turn of every solution instead of one turn each
+    /// (for node-count and formulation studies; the solutions are the
+    /// same).
     #[arg(long)]
     pub full_tree: bool,
 }
 
-impl BacktrackArgs {
-    /// The board turns each solve searches (`--full-tree`).
+impl TurnsArgs {
+    /// The board turns each solve searches.
     pub(crate) fn turns(&self) -> Turns {
         Turns::full_if(self.full_tree)
     }
 }
 
-/// How the backtracker's first-solution searches (`--limit`) restart and
-/// look ahead.
-#[derive(Debug, Args)]
-pub struct RestartArgs {
-    /// Backtracking with --limit: search once, in the one order, instead of
-    /// restarting on a growing node budget with the tiles in a new random
-    /// order each time (docs/backtracking.md, "Restarts").
-    #[arg(long)]
-    pub no_restarts: bool,
-    /// Backtracking restarts: the nodes of the shortest attempt (the Luby
-    /// sequence times this). Default: 262144.
-    #[arg(long, value_name = "NODES", value_parser = crate::commands::parse_positive)]
-    pub restart_unit: Option<u64>,
-    /// Backtracking restarts: the seed of the tile orders. Default: 1.
-    #[arg(long, value_name = "N")]
-    pub restart_seed: Option<u64>,
-    /// Backtracking with --limit in the row orders: do not check, before
-    /// each descent, that the next row can still be started
-    /// (docs/backtracking.md, "Lookahead").
-    #[arg(long)]
-    pub no_lookahead: bool,
-}
-
-impl RestartArgs {
-    /// The first option given, if any.
-    pub fn given(&self) -> Option<&'static str> {
-        if self.no_restarts {
-            Some("--no-restarts")
-        } else if self.restart_unit.is_some() {
-            Some("--restart-unit")
-        } else if self.restart_seed.is_some() {
-            Some("--restart-seed")
-        } else if self.no_lookahead {
-            Some("--no-lookahead")
-        } else {
-            None
+/// The engines a command runs (`--solvers`, each once, in order), with
+/// every engine's own options checked against them: an option of an
+/// engine the list leaves out is refused.
+pub(crate) fn engines_named(
+    named: &[Engine],
+    own: &crate::registry::EngineArgs,
+) -> Result<Vec<Engine>, CliError> {
+    let mut kinds: Vec<Engine> = Vec::new();
+    for k in named {
+        if !kinds.contains(k) {
+            kinds.push(*k);
         }
     }
-}
-
-impl BacktrackArgs {
-    /// The backtracker for a complete run.
-    pub fn solver(&self) -> Backtrack {
-        self.with_order(DEFAULT_ORDER)
+    if kinds.is_empty() {
+        return Err(CliError::Usage(
+            "--solvers: name at least one solver".into(),
+        ));
     }
-
-    /// The backtracker for first solutions (a run with --limit): its own
-    /// default order, and restarts as asked.
-    pub fn first_solutions(&self, restarts: &RestartArgs) -> Backtrack {
-        let mut bt = self.with_order(FIRST_SOLUTIONS_ORDER);
-        bt.restarts = (!restarts.no_restarts).then(|| {
-            let d = Restarts::default();
-            Restarts {
-                seed: restarts.restart_seed.unwrap_or(d.seed),
-                unit: restarts.restart_unit.unwrap_or(d.unit),
-            }
-        });
-        bt.lookahead = !restarts.no_lookahead;
-        bt
-    }
-
-    /// The backtracker in the order given, else in `default`.
-    fn with_order(&self, default: Order) -> Backtrack {
-        Backtrack {
-            turns: self.turns(),
-            ..Backtrack::new(self.order.unwrap_or(default))
-        }
-    }
-}
-
-/// Options of the SAT engine, for one run.
-#[derive(Debug, Args)]
-pub struct SatArgs {
-    /// The SAT encoding (--solver sat only): support, support-sequential,
-    /// colour or colour-sequential (docs/sat.md). Default: colour-sequential,
-    /// the fastest measured.
-    #[arg(long, value_name = "NAME")]
-    pub encoding: Option<SatEncoding>,
-}
-
-impl SatArgs {
-    pub fn solver(&self) -> Sat {
-        Sat::new(self.encoding.unwrap_or_default())
-    }
-}
-
-/// `--encoding`, repeatable: the SAT encodings to run (SAT only).
-#[derive(Debug, Args)]
-pub struct EncodingsArgs {
-    /// A SAT encoding: support, support-sequential, colour or
-    /// colour-sequential (docs/sat.md); repeat the option to run several.
-    /// Default: colour-sequential, the fastest measured.
-    #[arg(long = "encoding", value_name = "NAME")]
-    pub encodings: Vec<SatEncoding>,
-}
-
-impl EncodingsArgs {
-    /// The SAT engines asked for, or the default one; each once, in order.
-    pub(crate) fn solvers(&self) -> Vec<Sat> {
-        let mut out: Vec<SatEncoding> = Vec::new();
-        for e in &self.encodings {
-            if !out.contains(e) {
-                out.push(*e);
-            }
-        }
-        if out.is_empty() {
-            out.push(SatEncoding::default());
-        }
-        out.into_iter().map(Sat::new).collect()
-    }
-}
-
-/// `--model`, repeatable: the CP formulations to run (CP-SAT only).
-#[derive(Debug, Args)]
-pub struct ModelsArgs {
-    /// A CP formulation for CP-SAT: table, edge, boolean or edge-boolean
-    /// (docs/model.md); repeat the option to run several, e.g. --model
-    /// table --model edge. Default: edge, the fastest measured.
-    #[arg(long = "model", value_name = "NAME")]
-    pub models: Vec<Choice>,
-}
-
-impl ModelsArgs {
-    /// The models asked for, or the default one; each once, in order.
-    pub(crate) fn chosen(&self) -> Vec<Choice> {
-        let mut out: Vec<Choice> = Vec::new();
-        for m in &self.models {
-            if !out.contains(m) {
-                out.push(*m);
-            }
-        }
-        if out.is_empty() {
-            out.push(Choice::default());
-        }
-        out
-    }
-
-    /// One CP-SAT backend per model, with the memory ceiling given.
-    pub(super) fn solvers(
-        &self,
-        turns: Turns,
-        memory: &MemoryArgs,
-    ) -> Result<Vec<CpSat>, CliError> {
-        let cp = CpSat::new()?
-            .with_turns(turns)
-            .with_memory_limit(memory.bytes());
-        Ok(self
-            .chosen()
-            .into_iter()
-            .map(|m| cp.clone().with_model(m))
-            .collect())
+    match own.misplaced(&kinds) {
+        Some((flag, engine)) => Err(left_out(flag, engine)),
+        None => Ok(kinds),
     }
 }
 
@@ -212,18 +80,35 @@ pub struct ConstraintsArgs {
 }
 
 impl ConstraintsArgs {
-    /// The file read and parsed with `cp`'s runtime, if one is given.
-    pub(crate) fn load(
+    /// The file, if one is given (one of the command's inputs), and how it
+    /// joins the engines' runs; refused unless one of `running` takes
+    /// constraints (`listed`: `running` is a `--solvers` list, else solve's
+    /// one `--solver`).
+    pub(crate) fn given(
         &self,
-        cp: &CpSat,
-    ) -> Result<Option<std::sync::Arc<cpsat::UserConstraints>>, CliError> {
-        match &self.constraints {
-            Some(path) => {
-                reads(path);
-                Ok(Some(std::sync::Arc::new(cp.read_constraints(path)?)))
-            }
-            None => Ok(None),
+        how: crate::solve::kind::Constraints,
+        running: &[Engine],
+        listed: bool,
+    ) -> Result<Option<(&Path, crate::solve::kind::Constraints)>, CliError> {
+        let Some(path) = &self.constraints else {
+            return Ok(None);
+        };
+        if !running
+            .iter()
+            .any(|e| crate::registry::takes_constraints(*e))
+        {
+            let names: Vec<_> = crate::registry::all()
+                .filter(|e| crate::registry::takes_constraints(*e))
+                .map(|e| e.name())
+                .collect();
+            let names = names.join(" or ");
+            return Err(match listed {
+                false => CliError::Usage(format!("--constraints applies to --solver {names} only")),
+                true => left_out("--constraints", &names),
+            });
         }
+        reads(path);
+        Ok(Some((path, how)))
     }
 }
 

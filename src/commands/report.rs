@@ -57,16 +57,16 @@ impl Run {
             complete: r.outcome.is_complete(),
             wall_time_s: r.wall_time.as_secs_f64(),
             first_s: r.time_to_first.map(|d| d.as_secs_f64()),
-            nodes: r.stats.nodes,
-            branches: if r.stats.nodes.is_none() {
-                r.stats.branches
+            nodes: r.stats.count("nodes"),
+            branches: if r.stats.count("nodes").is_none() {
+                r.stats.count("branches")
             } else {
                 None
             },
             // SAT's conflicts, also when it won a race. Only CaDiCaL
             // reports decisions; CP-SAT reports conflicts too, but its
             // work is its branches.
-            conflicts: r.stats.decisions.and(r.stats.conflicts),
+            conflicts: r.stats.count("decisions").and(r.stats.count("conflicts")),
         }
     }
 
@@ -146,9 +146,7 @@ mod tests {
         SolveResult {
             solver,
             solver_version: "x".into(),
-            model: crate::solve::Searched::Sat {
-                encoding: "m".into(),
-            },
+            model: crate::solve::Searched::new("m"),
             symmetry: Symmetry::none(),
             symmetry_proven: true,
             equivalence: Equivalence::Rotation,
@@ -177,8 +175,8 @@ mod tests {
 
     #[test]
     fn names_the_first_differing_solution() {
-        let a = result(Engine::CpSat, vec![one(1), one(2)]);
-        let b = result(Engine::Backtrack, vec![one(1), one(3)]);
+        let a = result(Engine::named("cp-sat"), vec![one(1), one(2)]);
+        let b = result(Engine::named("backtrack"), vec![one(1), one(3)]);
         let m = disagreement(&a, &b).unwrap();
         assert!(
             m.starts_with("cp-sat (m) found a solution backtrack (m) did not"),
@@ -187,7 +185,7 @@ mod tests {
         assert!(m.contains("[t=2,r=0]"));
         assert!(disagreement(&a, &a).is_none());
         // The same classes, other raw counts.
-        let mut c = result(Engine::Backtrack, vec![one(1), one(2)]);
+        let mut c = result(Engine::named("backtrack"), vec![one(1), one(2)]);
         c.counts.raw = 8;
         let m = disagreement(&a, &c).unwrap();
         assert!(

@@ -183,6 +183,7 @@ fn by_enumeration(
         });
     }
     let res = solve::run_with(&solver, puzzle, &o, hooks).map_err(|e| e.to_string())?;
+    let own: crate::engines::backtrack::kind::Stats = res.stats.own();
     let mut notes = Vec::new();
     let mut counts = Some(res.counts);
     if let Some(c) = &checkpoint {
@@ -191,10 +192,7 @@ fn by_enumeration(
         if let Some(e) = c.write_error.take() {
             return Err(e.to_string());
         }
-        let of = res
-            .stats
-            .units
-            .map_or(String::new(), |n| format!(" of {n}"));
+        let of = own.units.map_or(String::new(), |n| format!(" of {n}"));
         notes.push(format!(
             "{}{of} work units done, {skipped} of them in earlier runs; {:.0} s in all runs",
             c.done().count(),
@@ -226,11 +224,10 @@ fn by_enumeration(
             }
         });
     }
-    let nodes = res.stats.nodes;
+    let nodes = own.nodes;
     let weight = options.shard.map(|_| {
-        let depth = res.stats.unit_depth.unwrap_or(0);
-        let above = res
-            .stats
+        let depth = own.unit_depth.unwrap_or(0);
+        let above = own
             .nodes_per_depth
             .as_ref()
             .map_or(0, |v| v.iter().take(depth).sum());

@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use crate::board::{Placement, Solution};
 use crate::puzzle::{Edge, Half, Puzzle};
+use crate::solve::kind::{Build, Built, EngineKind, NoArgs, not_searched_by, sum};
 use crate::solve::{
     RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
     SolverStats, Stands, StopReason,
@@ -264,6 +265,60 @@ pub fn centre_sides(puzzle: &Puzzle, s: &Solution) -> Option<[usize; 4]> {
     sides.iter().all(|&x| x < 4).then_some(sides)
 }
 
+/// What the graph solver names what it searched.
+const SEARCHED: &str = "recording-graph";
+
+/// The graph solver, for `crate::registry`.
+pub struct Kind;
+
+/// The graph solver's counters: the subgraphs it tried and the boards
+/// they gave.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Stats {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_time_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subproblems: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+impl EngineKind for Kind {
+    const NAME: &'static str = "graph";
+    const ABOUT: &'static str =
+        "Mason & Zhang's recording graph (repetition-free 2x2 puzzles only)";
+    const REPORTS_SYMMETRY: bool = false;
+    type Args = NoArgs;
+    type Stats = Stats;
+
+    fn given(_: &NoArgs) -> Option<&'static str> {
+        None
+    }
+
+    fn build(_: &NoArgs, _: &Build) -> Result<Vec<Built>, SolveError> {
+        Ok(vec![Box::new(GraphSolver)])
+    }
+
+    fn covers(puzzle: &Puzzle) -> Option<String> {
+        unsupported(puzzle)
+    }
+
+    fn searched(text: &str) -> Result<Searched, String> {
+        match text == SEARCHED {
+            true => Ok(Searched::new(SEARCHED)),
+            false => Err(not_searched_by(Self::NAME, text)),
+        }
+    }
+
+    fn merge(all: Vec<Stats>) -> Stats {
+        Stats {
+            wall_time_s: sum(all.iter().map(|s| s.wall_time_s)),
+            subproblems: sum(all.iter().map(|s| s.subproblems)),
+            nodes: sum(all.iter().map(|s| s.nodes)),
+        }
+    }
+}
+
 /// The graph solver: the subgraphs Theorem 2.1 admits, each turned into its
 /// boards.
 #[derive(Clone, Copy, Debug, Default)]
@@ -271,10 +326,10 @@ pub struct GraphSolver;
 
 impl Solver for GraphSolver {
     fn engine(&self) -> crate::solve::Engine {
-        crate::solve::Engine::Graph
+        crate::solve::Engine::named(Kind::NAME)
     }
     fn searched(&self) -> Searched {
-        Searched::Graph
+        Searched::new(SEARCHED)
     }
     fn exact_reports(&self) -> bool {
         // A board's centre corners give back its subgraph and its
@@ -323,12 +378,11 @@ impl Solver for GraphSolver {
         }
         Ok(SolverRun {
             status: RunStatus::Complete,
-            stats: SolverStats {
+            stats: SolverStats::of(&Stats {
                 wall_time_s: Some(start.elapsed().as_secs_f64()),
                 subproblems: Some(subgraphs.len() as u64),
                 nodes: Some(boards),
-                ..SolverStats::default()
-            },
+            }),
         })
     }
 }
@@ -336,10 +390,10 @@ impl Solver for GraphSolver {
 fn stopped(reason: StopReason, start: Instant) -> SolverRun {
     SolverRun {
         status: RunStatus::Stopped(reason),
-        stats: SolverStats {
+        stats: SolverStats::of(&Stats {
             wall_time_s: Some(start.elapsed().as_secs_f64()),
-            ..SolverStats::default()
-        },
+            ..Stats::default()
+        }),
     }
 }
 

@@ -9,3 +9,5 @@ pub mod backtrack;
 pub mod cpsat;
 pub mod graph;
 pub mod sat;
+#[cfg(test)]
+pub mod toy;

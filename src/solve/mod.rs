@@ -8,6 +8,7 @@
 
 mod collector;
 mod compact;
+pub mod kind;
 pub(crate) mod pool;
 mod searched;
 mod shard;
@@ -26,9 +27,10 @@ use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
 pub(crate) use collector::{Hooks, Setup};
+pub use kind::Engine;
 pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
-pub use stats::{Entrant, SolverStats};
+pub use stats::{Ended, Entrant, SolverStats};
 
 /// Which board turns of each solution a search visits. Without symmetry
 /// rules, an engine may search one turn of each solution and report it as
@@ -307,12 +309,16 @@ impl SolverRun {
             BuildError::MemoryLimit { need_mb } => *need_mb,
             _ => None,
         };
+        /// What the build would have needed, the one counter of a run
+        /// that never searched.
+        #[derive(Serialize)]
+        struct Needed {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            memory_needed_mb: Option<u64>,
+        }
         SolverRun {
             status: RunStatus::Stopped(reason),
-            stats: SolverStats {
-                memory_needed_mb,
-                ..SolverStats::default()
-            },
+            stats: SolverStats::of(&Needed { memory_needed_mb }),
         }
     }
 }
@@ -350,56 +356,6 @@ pub enum SolveError {
     },
 }
 
-/// The engines: what `--solver` names and what a result says solved it.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    clap::ValueEnum,
-    Serialize,
-    Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Engine {
-    /// OR-Tools CP-SAT through its C API.
-    #[value(name = "cp-sat")]
-    CpSat,
-    /// The native backtracking search.
-    Backtrack,
-    /// Mason & Zhang's recording graph (repetition-free 2x2 puzzles only).
-    Graph,
-    /// CaDiCaL on the puzzle's clauses (in process).
-    Sat,
-    /// The engines together: a race for first solutions (--limit), the
-    /// backtracker for complete runs; the result names the engine that
-    /// answered.
-    Auto,
-}
-
-impl Engine {
-    /// Its name, as `--solver` takes it, e.g. `cp-sat`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::CpSat => "cp-sat",
-            Engine::Backtrack => "backtrack",
-            Engine::Graph => "graph",
-            Engine::Sat => "sat",
-            Engine::Auto => "auto",
-        }
-    }
-}
-
-impl std::fmt::Display for Engine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// A solver backend.
 pub trait Solver {
     /// Which engine it is.
@@ -416,10 +372,22 @@ pub trait Solver {
     /// What it searches: its encoding or placement order and their
     /// variants.
     fn searched(&self) -> Searched;
+    /// Whether its model carries constraints of the user's, which may
+    /// remove solutions as a symmetry breaking does.
+    fn has_user_constraints(&self) -> bool {
+        false
+    }
     /// Whether it never reports a labelled solution twice in one run (the
     /// collector then need not remember boards to count them).
     fn exact_reports(&self) -> bool {
         false
+    }
+    /// What it would refuse of this puzzle and symmetry before it runs
+    /// (CP-SAT: the user's constraints naming a variable its model lacks):
+    /// the check a command makes before its first run, so the error comes
+    /// before any output.
+    fn check(&self, _puzzle: &Puzzle, _symmetry: &Symmetry) -> Result<(), SolveError> {
+        Ok(())
     }
     /// The size of the model it would solve, if it solves a model.
     fn model_size(&self, _puzzle: &Puzzle, _symmetry: &Symmetry) -> Option<crate::model::Size> {

@@ -102,11 +102,25 @@ fn threads_give_the_same_solutions_and_node_counts() {
     )
     .unwrap();
     assert_eq!(one.raw, two.raw);
-    assert_eq!(one.stats.nodes, two.stats.nodes);
-    assert_eq!(one.stats.nodes_per_depth, two.stats.nodes_per_depth);
-    let per_depth = one.stats.nodes_per_depth.unwrap();
+    assert_eq!(one.stats.count("nodes"), two.stats.count("nodes"));
+    assert_eq!(
+        one.stats
+            .own::<scramble::engines::backtrack::kind::Stats>()
+            .nodes_per_depth,
+        two.stats
+            .own::<scramble::engines::backtrack::kind::Stats>()
+            .nodes_per_depth
+    );
+    let per_depth = one
+        .stats
+        .own::<scramble::engines::backtrack::kind::Stats>()
+        .nodes_per_depth
+        .unwrap();
     assert_eq!(per_depth.len(), 16);
-    assert_eq!(per_depth.iter().sum::<u64>(), one.stats.nodes.unwrap());
+    assert_eq!(
+        per_depth.iter().sum::<u64>(),
+        one.stats.count("nodes").unwrap()
+    );
     // One board turn of each of the 880 raw solutions is searched.
     assert_eq!(*per_depth.last().unwrap(), 220);
     let full = solve::run(
@@ -120,8 +134,17 @@ fn threads_give_the_same_solutions_and_node_counts() {
     .unwrap();
     assert_eq!(full.raw, one.raw);
     assert_eq!(full.model.to_string(), "spiral+full-tree");
-    assert_eq!(*full.stats.nodes_per_depth.unwrap().last().unwrap(), 880);
-    assert!(full.stats.nodes.unwrap() > 3 * one.stats.nodes.unwrap());
+    assert_eq!(
+        *full
+            .stats
+            .own::<scramble::engines::backtrack::kind::Stats>()
+            .nodes_per_depth
+            .unwrap()
+            .last()
+            .unwrap(),
+        880
+    );
+    assert!(full.stats.count("nodes").unwrap() > 3 * one.stats.count("nodes").unwrap());
 }
 
 #[test]
@@ -179,8 +202,13 @@ fn row_order_lists_count_the_reference_nodes_on_any_thread_count() {
         };
         let r = solve::run(&Backtrack::full_tree(Order::Row), &p, &opts).unwrap();
         assert_eq!(r.raw.len(), 4);
-        assert_eq!(r.stats.nodes, Some(2_130_903), "{threads} threads");
-        depths.push(r.stats.nodes_per_depth.unwrap());
+        assert_eq!(r.stats.count("nodes"), Some(2_130_903), "{threads} threads");
+        depths.push(
+            r.stats
+                .own::<scramble::engines::backtrack::kind::Stats>()
+                .nodes_per_depth
+                .unwrap(),
+        );
     }
     assert_eq!(depths[0], depths[1]);
 }
@@ -468,7 +496,7 @@ fn boards_past_128_tiles() {
     for order in Order::ALL {
         let r = solve::run(&Backtrack::new(order), &puzzle, &opts).unwrap();
         assert_eq!(r.outcome, Outcome::Incomplete(StopReason::TimeLimit));
-        assert!(r.stats.nodes.unwrap() > 0);
+        assert!(r.stats.count("nodes").unwrap() > 0);
     }
 }
 

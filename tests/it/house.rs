@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// import those before it.
 const LAYERS: &[&str] = &[
     "cancel", "puzzle", "board", "model", "symmetry", "rng", "files", "generate", "solve",
-    "engines", "race", "count", "best", "render", "commands",
+    "engines", "race", "registry", "count", "best", "render", "commands",
 ];
 
 /// The folders whose children are siblings: an engine never imports
@@ -566,4 +566,36 @@ fn the_length_reader_sees_bodies_not_strings() {
         function_lengths(text),
         [("a".to_string(), 4), ("b".to_string(), 4)]
     );
+}
+
+/// Adding an engine is its folder, its `mod` line and one line of the
+/// registry: the toy engine (src/engines/toy/, built only in tests, whose
+/// unit tests run it through every command that builds engines) is named
+/// nowhere else.
+#[test]
+fn an_engine_is_its_folder_and_one_registry_line() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut outside = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap();
+        if rel.starts_with("engines/toy") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        let names_it = |l: &&str| ["toy::", "mod toy", "Toy"].iter().any(|w| l.contains(w));
+        for line in text.lines().filter(names_it) {
+            outside.push(format!("{}: {}", rel.display(), line.trim()));
+        }
+    }
+    assert_eq!(
+        outside,
+        [
+            "engines/mod.rs: pub mod toy;",
+            "registry.rs: &Registered::<crate::engines::toy::Kind>::NEW,",
+        ],
+        "the toy engine is named outside its folder and its two lines"
+    );
+    assert!(src.join("engines/toy/mod.rs").exists());
 }

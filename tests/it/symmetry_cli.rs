@@ -233,7 +233,7 @@ fn symmetry_report_gives_the_same_verdicts_with_cp_sat_and_sat() {
 #[test]
 fn symmetry_report_s_engines_are_checked() {
     for (args, says) in [
-        (&["--solvers", "auto"][..], "runs cp-sat, sat and backtrack"),
+        (&["--solvers", "auto"][..], "runs cp-sat, backtrack and sat"),
         (
             &["--solvers", "sat", "--model", "table"],
             "--model applies to the cp-sat solver",

@@ -18,13 +18,14 @@ pub struct BenchArgs {
         long,
         value_name = "LIST",
         default_value = "cp-sat,backtrack",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = crate::registry::parser()
     )]
     pub solvers: Vec<Engine>,
+    /// Every engine's own options: each model (--model) and encoding
+    /// (--encoding) runs as a solver of its own.
     #[command(flatten)]
-    pub models: ModelsArgs,
-    #[command(flatten)]
-    pub encodings: EncodingsArgs,
+    pub engines: crate::registry::EngineArgs,
     /// A symmetry formulation (see `solve --symmetry`); repeat the option to
     /// compare several, e.g. --symmetry none --symmetry lex,tiles.
     #[arg(long, value_name = "LIST")]
@@ -38,7 +39,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
     #[command(flatten)]
-    pub backtrack: BacktrackArgs,
+    pub turns: TurnsArgs,
     /// With cp-sat: also run every CP model with these constraints
     /// appended, as a model of its own (named MODEL+FILE) beside the plain
     /// one (see `solve --constraints`).
@@ -225,37 +226,6 @@ impl std::str::FromStr for GenerateSpec {
     }
 }
 
-/// CP-SAT's engines of the grid: one per model, each also with the
-/// user's constraints when given; an option for CP-SAT without it refused.
-fn cp_sat_engines(args: &BenchArgs, kinds: &[Engine]) -> Result<Vec<CpSat>, CliError> {
-    Ok(if kinds.contains(&Engine::CpSat) {
-        let plain = args.models.solvers(args.backtrack.turns(), &args.memory)?;
-        match plain
-            .first()
-            .map(|cp| args.constraints.load(cp))
-            .transpose()?
-        {
-            Some(Some(c)) => {
-                let mut both = Vec::new();
-                for cp in plain {
-                    let own = cp.clone().with_constraints(Some(c.clone()));
-                    both.push(cp);
-                    both.push(own);
-                }
-                both
-            }
-            _ => plain,
-        }
-    } else if args.constraints.constraints.is_some() {
-        return Err(left_out("--constraints", "cp-sat"));
-    } else {
-        if !args.models.models.is_empty() {
-            return Err(left_out("--model", "cp-sat"));
-        }
-        Vec::new()
-    })
-}
-
 /// What a bench shard's output records of its run.
 fn shard_meta(
     args: &BenchArgs,
@@ -346,37 +316,24 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
         ));
     }
     args.files.writable()?;
-    let mut kinds: Vec<Engine> = Vec::new();
-    for k in &args.solvers {
-        if !kinds.contains(k) {
-            kinds.push(*k);
-        }
+    let kinds = engines_named(&args.solvers, &args.engines)?;
+    let build = crate::solve::kind::Build {
+        turns: args.turns.turns(),
+        memory_limit: args.memory.bytes(),
+        constraints: args.constraints.given(
+            crate::solve::kind::Constraints::Beside,
+            &kinds,
+            true,
+        )?,
+        ..Default::default()
+    };
+    let mut built = Vec::new();
+    for &k in &kinds {
+        built.extend(args.engines.build(k, &build)?);
     }
-    if kinds.is_empty() {
-        return Err(CliError::Usage(
-            "--solvers: name at least one solver".into(),
-        ));
-    }
-    let cps = cp_sat_engines(args, &kinds)?;
-    if !kinds.contains(&Engine::Sat) && !args.encodings.encodings.is_empty() {
-        return Err(left_out("--encoding", "sat"));
-    }
-    let sats = args.encodings.solvers();
-    let bt = args.backtrack.solver();
-    let graph = crate::engines::graph::GraphSolver;
-    let auto = crate::race::Auto::new();
-    let solvers: Vec<&dyn crate::solve::Solver> = kinds
+    let solvers: Vec<&dyn crate::solve::Solver> = built
         .iter()
-        .flat_map(|k| match k {
-            Engine::CpSat => cps.iter().map(|c| c as &dyn crate::solve::Solver).collect(),
-            Engine::Backtrack => vec![&bt as &dyn crate::solve::Solver],
-            Engine::Graph => vec![&graph as &dyn crate::solve::Solver],
-            Engine::Sat => sats
-                .iter()
-                .map(|s| s as &dyn crate::solve::Solver)
-                .collect(),
-            Engine::Auto => vec![&auto as &dyn crate::solve::Solver],
-        })
+        .map(|s| s.as_ref() as &dyn crate::solve::Solver)
         .collect();
     let symmetries = if args.symmetry.is_empty() {
         vec![Symmetry::none()]
@@ -386,10 +343,10 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
     args.unproven.check(&symmetries, args.equivalence)?;
     // Constraints that name a variable some model lacks are refused before
     // the first run.
-    for cp in cps.iter().filter(|cp| cp.constraints.is_some()) {
+    for solver in &solvers {
         for (_, puzzle) in &puzzles {
             for sym in symmetries.iter().filter(|s| s.check(puzzle).is_ok()) {
-                cp.check_constraints(puzzle, sym)?;
+                solver.check(puzzle, sym)?;
             }
         }
     }

@@ -243,7 +243,7 @@ pub(crate) fn run(
                     done += 1;
                     progress(&run, done, total);
                     bench.runs.push(run);
-                    if !r.outcome.is_complete() || solver.searched().has_user_constraints() {
+                    if !r.outcome.is_complete() || solver.has_user_constraints() {
                         continue;
                     }
                     match &reference {
@@ -392,16 +392,13 @@ mod tests {
     struct DropsOne;
     impl Solver for DropsOne {
         fn engine(&self) -> crate::solve::Engine {
-            crate::solve::Engine::Backtrack
+            crate::solve::Engine::named("backtrack")
         }
         fn version(&self) -> String {
             "0".into()
         }
         fn searched(&self) -> crate::solve::Searched {
-            crate::solve::Searched::Backtrack {
-                order: "test".into(),
-                turns: crate::solve::Turns::Reduce,
-            }
+            crate::solve::Searched::new("test")
         }
         fn enumerate(
             &self,
@@ -466,7 +463,7 @@ mod tests {
         assert!(m.contains("raw solutions and backtrack (test)"), "{m}");
         let s = summary(&b.runs);
         assert_eq!(s.len(), 4);
-        assert_eq!(s[0].solver, Engine::Backtrack);
+        assert_eq!(s[0].solver.name(), "backtrack");
         assert!(
             s.iter()
                 .all(|x| x.runs == 6 && x.min_s <= x.median_s && x.median_s <= x.max_s)

@@ -20,11 +20,11 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = Equivalence::Rotation)]
     pub equivalence: Equivalence,
     #[command(flatten)]
-    pub backtrack: BacktrackArgs,
+    pub turns: TurnsArgs,
+    /// Every engine's own options: each model (--model) and encoding
+    /// (--encoding) runs as a solver of its own.
     #[command(flatten)]
-    pub models: ModelsArgs,
-    #[command(flatten)]
-    pub encodings: EncodingsArgs,
+    pub engines: crate::registry::EngineArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -39,28 +39,34 @@ pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         args.symmetry.check(p).map_err(SolveError::from)?;
     }
     args.unproven.check([&args.symmetry], args.equivalence)?;
-    let cps = args
-        .models
-        .solvers(args.backtrack.turns(), &args.run.memory)?;
-    let bt = args.backtrack.solver();
-    let mut solvers: Vec<&dyn crate::solve::Solver> =
-        cps.iter().map(|c| c as &dyn crate::solve::Solver).collect();
-    solvers.push(&bt);
-    let sats = args.encodings.solvers();
-    solvers.extend(sats.iter().map(|s| s as &dyn crate::solve::Solver));
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         allow_unproven: args.unproven.allow_unproven_symmetry,
         equivalence: args.equivalence,
         ..args.run.options(&stop)
     };
-    let graph = crate::engines::graph::GraphSolver;
-    // The graph solver joins on the puzzles it covers (2x2, no picture
-    // twice on a piece).
-    let with_graph = |p: &Puzzle| crate::engines::graph::unsupported(p).is_none();
+    let build = crate::solve::kind::Build {
+        turns: args.turns.turns(),
+        memory_limit: args.run.memory.bytes(),
+        ..Default::default()
+    };
+    // Each engine compare runs, with its runs, built once; a puzzle gets
+    // those that cover it.
+    let mut built = Vec::new();
+    for engine in crate::registry::all() {
+        if crate::registry::compared_on(engine, None) {
+            built.push((engine, args.engines.build(engine, &build)?));
+        }
+    }
     let runs = puzzles
         .iter()
-        .map(|(_, p)| solvers.len() + usize::from(with_graph(p)))
+        .map(|(_, p)| {
+            built
+                .iter()
+                .filter(|(e, _)| crate::registry::compared_on(*e, Some(p)))
+                .map(|(_, b)| b.len())
+                .sum::<usize>()
+        })
         .sum();
     // --time-limit is the whole comparison's, shared among its runs.
     let mut time = crate::solve::TimeShare::new(args.run.time_limit, started, runs);
@@ -74,10 +80,11 @@ pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         if stop.is_stopped() {
             break;
         }
-        let mut these = solvers.clone();
-        if with_graph(puzzle) {
-            these.push(&graph);
-        }
+        let these: Vec<&dyn crate::solve::Solver> = built
+            .iter()
+            .filter(|(e, _)| crate::registry::compared_on(*e, Some(puzzle)))
+            .flat_map(|(_, b)| b.iter().map(|s| s.as_ref() as &dyn crate::solve::Solver))
+            .collect();
         let c = crate::commands::compare::compare(&these, puzzle, label, &options, &mut time)?;
         rows.extend(c.rows);
         verdicts.push((label.clone(), c.verdict));

@@ -316,7 +316,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
             Meta::FORMAT
         )));
     }
-    let model = Searched::read(report.solver, &report.model).map_err(err)?;
+    let model = crate::registry::read_searched(report.solver, &report.model).map_err(err)?;
     // Boards are read as squares; each takes the board's shape.
     let shape = report.facts.shape();
     let mut report = report;

@@ -204,70 +204,12 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     }
 }
 
-/// The solver statistics of the whole run: work summed over shards, the
-/// nodes of the levels every shard searched to find its units counted
-/// once, the deepest split, and no unit counts (one run has none).
+/// The solver statistics of the whole run, joined as the engine says
+/// (its work summed over shards, each shard's unit counts dropped).
 fn stats(inputs: &[Input]) -> SolverStats {
     let all: Vec<&SolverStats> = inputs.iter().map(|i| &i.report.solver_stats).collect();
-    fn sum<T: Copy + std::iter::Sum<T>>(
-        all: &[&SolverStats],
-        f: impl Fn(&SolverStats) -> Option<T>,
-    ) -> Option<T> {
-        let v: Vec<T> = all.iter().filter_map(|s| f(s)).collect();
-        (!v.is_empty()).then(|| v.into_iter().sum())
-    }
-    fn max<T: Copy + PartialOrd>(
-        all: &[&SolverStats],
-        f: impl Fn(&SolverStats) -> Option<T>,
-    ) -> Option<T> {
-        all.iter()
-            .filter_map(|s| f(s))
-            .reduce(|a, b| if b > a { b } else { a })
-    }
-    let depth = all.iter().find_map(|s| s.unit_depth).unwrap_or(0);
-    let per_depth = all.iter().fold(None::<Vec<u64>>, |acc, s| {
-        let Some(v) = &s.nodes_per_depth else {
-            return acc;
-        };
-        Some(match acc {
-            None => v.clone(),
-            Some(mut a) => {
-                for (d, (x, y)) in a.iter_mut().zip(v).enumerate() {
-                    if d >= depth {
-                        *x += y;
-                    }
-                }
-                a
-            }
-        })
-    });
-    let nodes = per_depth.as_ref().map(|v| v.iter().sum::<u64>());
-    let wall = sum(&all, |s| s.wall_time_s);
-    SolverStats {
-        branches: sum(&all, |s| s.branches),
-        conflicts: sum(&all, |s| s.conflicts),
-        wall_time_s: wall,
-        build_time_s: max(&all, |s| s.build_time_s),
-        memory_limit_mb: max(&all, |s| s.memory_limit_mb),
-        memory_needed_mb: max(&all, |s| s.memory_needed_mb),
-        subproblems: sum(&all, |s| s.subproblems),
-        subproblems_split: sum(&all, |s| s.subproblems_split),
-        max_split_depth: max(&all, |s| s.max_split_depth),
-        workers: all.first().and_then(|s| s.workers),
-        nodes,
-        nodes_per_depth: per_depth,
-        nodes_per_second: nodes
-            .zip(wall)
-            .map(|(n, w)| if w > 0.0 { n as f64 / w } else { 0.0 }),
-        units: None,
-        units_run: None,
-        unit_depth: None,
-        attempts: sum(&all, |s| s.attempts),
-        variables: max(&all, |s| s.variables),
-        clauses: max(&all, |s| s.clauses),
-        sat_solves: sum(&all, |s| s.sat_solves),
-        decisions: sum(&all, |s| s.decisions),
-        propagations: sum(&all, |s| s.propagations),
-        race: None,
-    }
+    let engine = inputs
+        .first()
+        .map_or(crate::solve::Engine::named(""), |i| i.report.solver);
+    crate::registry::merge_stats(engine, &all)
 }

@@ -9,6 +9,7 @@ pub(crate) mod text;
 use std::cell::RefCell;
 
 use super::*;
+use crate::solve::kind::{Build, Built, Constraints};
 use crate::solve::{Keep, Shard};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -35,14 +36,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// The solver.
-    #[arg(long, value_enum, default_value_t = Engine::CpSat)]
+    #[arg(long, value_parser = crate::registry::parser(), default_value = "cp-sat")]
     pub solver: Engine,
     #[command(flatten)]
-    pub backtrack: BacktrackArgs,
+    pub engines: crate::registry::EngineArgs,
     #[command(flatten)]
-    pub restarts: RestartArgs,
-    #[command(flatten)]
-    pub sat: SatArgs,
+    pub turns: TurnsArgs,
     /// Print every raw solution, not only one per class.
     #[arg(long)]
     pub all: bool,
@@ -50,10 +49,6 @@ pub struct SolveArgs {
     /// cell per class where repeats must be caught), print the counts.
     #[arg(long, conflicts_with_all = ["all", "out"])]
     pub count: bool,
-    /// How to cut the enumeration into subproblems (CP-SAT only): auto
-    /// (default), none, or the number of cells fixed up front.
-    #[arg(long, value_name = "auto|none|K")]
-    pub split: Option<Split>,
     #[command(flatten)]
     pub run: RunArgs,
     /// Stop once N classes (under --equivalence) are found; CP-SAT then
@@ -61,11 +56,6 @@ pub struct SolveArgs {
     /// enumerating (fast for a first solution, slow for many).
     #[arg(long, value_name = "N", value_parser = crate::commands::parse_positive)]
     pub limit: Option<u64>,
-    /// The CP formulation (CP-SAT only): table, edge, boolean or
-    /// edge-boolean (docs/model.md); the default, edge, is the fastest
-    /// measured.
-    #[arg(long, value_name = "NAME", default_value = crate::model::DEFAULT)]
-    pub model: Choice,
     #[command(flatten)]
     pub constraints: ConstraintsArgs,
     /// Write the CP model (protobuf text format) to FILE before solving.
@@ -117,10 +107,10 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
         Some("--limit stops one run at N classes, which shards cannot share")
     } else if args.out.is_some() {
         Some("--out draws one run's solutions: draw the merged result instead")
-    } else if args.split.is_some() {
+    } else if args.cp_sat().split.is_some() {
         Some("a shard's work units are its split: leave out --split")
     } else if !args.symmetry.is_none()
-        || args.backtrack.full_tree
+        || args.turns.full_tree
         || args.constraints.constraints.is_some()
     {
         Some(
@@ -132,48 +122,24 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
     }
 }
 
-/// The one check of options that belong to one engine: the first one
-/// given to another engine, with the engine it applies to.
-fn misplaced(args: &SolveArgs) -> Option<String> {
-    let engine_options = [
-        ("--split", args.split.is_some(), Engine::CpSat),
-        (
-            "--constraints",
-            args.constraints.constraints.is_some(),
-            Engine::CpSat,
-        ),
-        ("--order", args.backtrack.order.is_some(), Engine::Backtrack),
-        (
-            args.restarts.given().unwrap_or_default(),
-            args.restarts.given().is_some(),
-            Engine::Backtrack,
-        ),
-        ("--encoding", args.sat.encoding.is_some(), Engine::Sat),
-    ];
-    engine_options
-        .into_iter()
-        .find(|&(_, given, engine)| given && engine != args.solver)
-        .map(|(flag, _, engine)| {
-            let name = engine
-                .to_possible_value()
-                .expect("named")
-                .get_name()
-                .to_string();
-            format!("{flag} applies to --solver {name} only")
-        })
+impl SolveArgs {
+    /// CP-SAT's own options: its model is what `--dump-model` writes, and
+    /// its split is what a shard's work units replace.
+    fn cp_sat(&self) -> &crate::engines::cpsat::kind::CpSatArgs {
+        self.engines.get().expect("CP-SAT is registered")
+    }
 }
 
 /// The options' own conflicts, refused before anything is loaded; the
 /// shard this run is, if it is one.
 fn usage(args: &SolveArgs) -> Result<Option<Shard>, CliError> {
-    if let Some(why) = misplaced(args) {
-        return Err(CliError::Usage(why));
-    }
-    if let (Some(flag), None) = (args.restarts.given(), args.limit) {
+    if let Some((flag, engine)) = args.engines.misplaced(&[args.solver]) {
         return Err(CliError::Usage(format!(
-            "{flag} applies to first-solution runs only: add --limit N"
+            "{flag} applies to --solver {engine} only"
         )));
     }
+    args.constraints
+        .given(Constraints::Within, &[args.solver], false)?;
     let jsonl = args.format == Format::Jsonl;
     if jsonl && (args.all || args.count || args.out.is_some()) {
         return Err(CliError::Usage(
@@ -195,42 +161,44 @@ fn usage(args: &SolveArgs) -> Result<Option<Shard>, CliError> {
 /// The engine the options ask for, with its own configuration; the
 /// user's constraints read and checked against the model, and the model
 /// dumped (`--dump-model`), before anything is solved.
-fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Box<dyn crate::solve::Solver>, CliError> {
-    // The user's constraints, read and checked against the model before
-    // anything is written.
-    let constraints = match (&args.constraints.constraints, args.solver) {
-        (None, _) => None,
-        (Some(_), Engine::CpSat) => {
-            let cp = CpSat::new()?.with_model(args.model);
-            let c = args.constraints.load(&cp)?;
-            cp.with_constraints(c.clone())
-                .check_constraints(puzzle, &args.symmetry)?;
-            c
-        }
-        (Some(_), _) => unreachable!("refused by misplaced()"),
+fn engine(args: &SolveArgs, puzzle: &Puzzle) -> Result<Built, CliError> {
+    let build = Build {
+        turns: args.turns.turns(),
+        first_solutions: args.limit.is_some(),
+        memory_limit: args.run.memory.bytes(),
+        constraints: args
+            .constraints
+            .given(Constraints::Within, &[args.solver], false)?,
     };
-    if let Some(path) = &args.dump_model {
-        let text = cpsat::model_text(puzzle, args.model, &args.symmetry, args.backtrack.turns())
-            .map_err(SolveError::from)?;
-        write_file(path, text.as_bytes())?;
+    // Without constraints to check against it, the model is written
+    // before the engine is built (it needs no runtime).
+    let dump = || -> Result<(), CliError> {
+        if let Some(path) = &args.dump_model {
+            let model = args.cp_sat().chosen()[0];
+            let text = cpsat::model_text(puzzle, model, &args.symmetry, args.turns.turns())
+                .map_err(SolveError::from)?;
+            write_file(path, text.as_bytes())?;
+        }
+        Ok(())
+    };
+    if build.constraints.is_none() {
+        dump()?;
     }
-    Ok(match args.solver {
-        Engine::CpSat => Box::new(
-            CpSat::new()?
-                .with_model(args.model)
-                .with_turns(args.backtrack.turns())
-                .with_memory_limit(args.run.memory.bytes())
-                .with_split(args.split.unwrap_or(Split::Auto))
-                .with_constraints(constraints),
-        ),
-        Engine::Backtrack => Box::new(match args.limit {
-            Some(_) => args.backtrack.first_solutions(&args.restarts),
-            None => args.backtrack.solver(),
-        }),
-        Engine::Graph => Box::new(crate::engines::graph::GraphSolver),
-        Engine::Sat => Box::new(args.sat.solver()),
-        Engine::Auto => Box::new(crate::race::Auto::new()),
-    })
+    let mut built = args.engines.build(args.solver, &build)?;
+    if built.len() != 1 {
+        return Err(CliError::Usage(format!(
+            "solve runs one model of --solver {}: compare or bench run several",
+            args.solver
+        )));
+    }
+    let solver = built.remove(0);
+    // The user's constraints, checked against the model before anything
+    // is written.
+    solver.check(puzzle, &args.symmetry)?;
+    if build.constraints.is_some() {
+        dump()?;
+    }
+    Ok(solver)
 }
 
 /// The report in the format asked for; a shard's says what it is.

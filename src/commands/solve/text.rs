@@ -28,7 +28,7 @@ pub(crate) fn render(r: &Report<'_>) -> String {
             .iter()
             .map(|e| {
                 let head = format!("{} ({}) {}", e.engine, e.model, e.ended);
-                if e.ended.starts_with("not started") {
+                if e.ended == crate::solve::Ended::NotStarted {
                     head
                 } else {
                     format!("{head} after {:.3} s", e.wall_time_s)
@@ -65,9 +65,9 @@ pub(crate) fn render(r: &Report<'_>) -> String {
         let _ = write!(out, " (first solution after {:.3} s)", first.as_secs_f64());
     }
     out.push('\n');
-    if let Some(mb) = res.stats.memory_limit_mb {
+    if let Some(mb) = res.stats.count("memory_limit_mb") {
         let _ = write!(out, "memory limit: {mb} MB added to the process");
-        if let Some(need) = res.stats.memory_needed_mb {
+        if let Some(need) = res.stats.count("memory_needed_mb") {
             let _ = write!(
                 out,
                 " (CP-SAT would need about {need} MB to load the model)"

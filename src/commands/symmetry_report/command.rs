@@ -2,7 +2,7 @@
 //! CP model, with verdicts.
 
 use crate::commands::*;
-use crate::solve::Solver;
+use crate::solve::kind::{Build, Built, Constraints};
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -17,14 +17,15 @@ pub struct ReportArgs {
     #[arg(
         long,
         value_name = "LIST",
-        default_value = "cp-sat",
-        value_delimiter = ','
+        default_value = crate::commands::symmetry_report::DEFAULT_SOLVERS,
+        value_delimiter = ',',
+        value_parser = crate::registry::parser()
     )]
     pub solvers: Vec<Engine>,
+    /// Every engine's own options: each model (--model) and encoding
+    /// (--encoding) runs as a solver of its own.
     #[command(flatten)]
-    pub models: ModelsArgs,
-    #[command(flatten)]
-    pub encodings: EncodingsArgs,
+    pub engines: crate::registry::EngineArgs,
     /// The combinations to report, e.g. --symmetry center,lex --symmetry
     /// anchor (repeat the option; proven or not, each gets its verdicts).
     /// The `none` run always comes first: it is the reference. Default:
@@ -57,29 +58,12 @@ pub struct ReportArgs {
 pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
-    let engines = engines(args)?;
-    // The user's formulation: CP-SAT's backends with the constraints.
+    let (engines, own) = engines(args)?;
     let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
-    let cps: Vec<&CpSat> = engines.iter().filter_map(Entry::cp_sat).collect();
-    let own: Vec<(CpSat, String)> = match cps.first().map(|cp| args.constraints.load(cp)) {
-        Some(loaded) => match loaded? {
-            Some(c) => {
-                let name = match own_symmetry.is_none() {
-                    true => format!("constraints:{}", c.label()),
-                    false => format!("{}+constraints:{}", own_symmetry.name(), c.label()),
-                };
-                cps.iter()
-                    .map(|s| ((*s).clone().with_constraints(Some(c.clone())), name.clone()))
-                    .collect()
-            }
-            None => Vec::new(),
-        },
-        None => Vec::new(),
-    };
     for (_, puzzle) in &puzzles {
-        for (cp, _) in &own {
+        for (cp, _) in own.iter().flatten() {
             if own_symmetry.check(puzzle).is_ok() {
-                cp.check_constraints(puzzle, &own_symmetry)?;
+                cp.check(puzzle, &own_symmetry)?;
             }
         }
     }
@@ -93,7 +77,7 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
         std::iter::once(Symmetry::none()).chain(given).collect()
     };
     // --time-limit is the whole report's, shared among its rows.
-    let runs = engines.len() * combos.len() + own.len();
+    let runs = engines.len() * combos.len() + own.iter().flatten().count();
     let mut time = crate::solve::TimeShare::new(args.run.time_limit, started, puzzles.len() * runs);
     let base = SolveOptions {
         time_limit: None,
@@ -101,22 +85,21 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     let mut rows = Vec::new();
     'puzzles: for (label, puzzle) in &puzzles {
-        // The user's constraints go with each CP-SAT engine in turn.
-        let mut own_each = own.iter();
-        for entry in &engines {
+        // The user's constraints go with each run of an engine that takes
+        // them, in turn.
+        for (solver, own) in engines.iter().zip(&own) {
             if stop.is_stopped() {
                 break 'puzzles;
             }
-            let own = entry
-                .cp_sat()
-                .and_then(|_| own_each.next())
+            let own = own
+                .as_ref()
                 .map(|(cp, name)| crate::commands::symmetry_report::Own {
-                    solver: cp,
+                    solver: cp.as_ref(),
                     symmetry: own_symmetry.clone(),
                     name: name.clone(),
                 });
             rows.extend(crate::commands::symmetry_report::run(
-                entry.solver(),
+                solver.as_ref(),
                 puzzle,
                 label,
                 &combos,
@@ -144,75 +127,62 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
     })
 }
 
-/// One engine of the report.
-enum Entry {
-    CpSat(CpSat),
-    Sat(Sat),
-    Backtrack(Backtrack),
-}
+/// The runs of the engines asked for, in order, each model or encoding
+/// a run of its own; beside each, its run with the user's constraints and
+/// that formulation's name, where its engine takes them. An option for an
+/// engine the list leaves out is refused.
+type Runs = (Vec<Built>, Vec<Option<(Built, String)>>);
 
-impl Entry {
-    fn cp_sat(&self) -> Option<&CpSat> {
-        match self {
-            Entry::CpSat(cp) => Some(cp),
-            _ => None,
-        }
+fn engines(args: &ReportArgs) -> Result<Runs, CliError> {
+    let kinds = engines_named(&args.solvers, &args.engines)?;
+    if let Some(k) = kinds
+        .iter()
+        .find(|k| !crate::registry::reports_symmetry(**k))
+    {
+        let names: Vec<_> = crate::registry::all()
+            .filter(|e| crate::registry::reports_symmetry(*e))
+            .map(|e| e.name())
+            .collect();
+        return Err(CliError::Usage(format!(
+            "--solvers {k}: symmetry-report runs {}",
+            crate::commands::and_list(&names)
+        )));
     }
-
-    fn solver(&self) -> &dyn Solver {
-        match self {
-            Entry::CpSat(s) => s,
-            Entry::Sat(s) => s,
-            Entry::Backtrack(s) => s,
+    // The full tree: the `none` row is the plain model, the baseline every
+    // formulation is compared with.
+    let plain = Build {
+        turns: Turns::Full,
+        memory_limit: args.run.memory.bytes(),
+        ..Default::default()
+    };
+    let own = args.constraints.given(Constraints::Within, &kinds, true)?;
+    let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
+    let name = own.map(|(path, _)| {
+        let label = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into(),
+        );
+        match own_symmetry.is_none() {
+            true => format!("constraints:{label}"),
+            false => format!("{}+constraints:{label}", own_symmetry.name()),
         }
-    }
-}
-
-/// The engines asked for, in order, each with its models or encodings;
-/// an option for an engine the list leaves out refused.
-fn engines(args: &ReportArgs) -> Result<Vec<Entry>, CliError> {
-    let mut kinds: Vec<Engine> = Vec::new();
-    for &k in &args.solvers {
-        if matches!(k, Engine::Graph | Engine::Auto) {
-            return Err(CliError::Usage(format!(
-                "--solvers {}: symmetry-report runs cp-sat, sat and backtrack",
-                k.name()
-            )));
-        }
-        if !kinds.contains(&k) {
-            kinds.push(k);
-        }
-    }
-    if kinds.is_empty() {
-        return Err(CliError::Usage(
-            "--solvers: name at least one solver".into(),
-        ));
-    }
-    if !kinds.contains(&Engine::CpSat) {
-        if !args.models.models.is_empty() {
-            return Err(left_out("--model", "cp-sat"));
-        }
-        if args.constraints.constraints.is_some() {
-            return Err(left_out("--constraints", "cp-sat"));
-        }
-    }
-    if !kinds.contains(&Engine::Sat) && !args.encodings.encodings.is_empty() {
-        return Err(left_out("--encoding", "sat"));
-    }
-    let mut out = Vec::new();
+    });
+    let (mut runs, mut owns) = (Vec::new(), Vec::new());
     for k in kinds {
-        match k {
-            // The full tree: the `none` row is the plain model, the
-            // baseline every formulation is compared with.
-            Engine::CpSat => out.extend(
-                args.models
-                    .solvers(Turns::Full, &args.run.memory)?
-                    .into_iter()
-                    .map(Entry::CpSat),
-            ),
-            Engine::Sat => out.extend(args.encodings.solvers().into_iter().map(Entry::Sat)),
-            _ => out.push(Entry::Backtrack(Backtrack::default())),
-        }
+        let these = args.engines.build(k, &plain)?;
+        let mine = match (own, &name) {
+            (Some(c), Some(name)) if crate::registry::takes_constraints(k) => {
+                let with = Build {
+                    constraints: Some(c),
+                    ..plain.clone()
+                };
+                let built = args.engines.build(k, &with)?;
+                built.into_iter().map(|b| Some((b, name.clone()))).collect()
+            }
+            _ => these.iter().map(|_| None).collect::<Vec<_>>(),
+        };
+        runs.extend(these);
+        owns.extend(mine);
     }
-    Ok(out)
+    Ok((runs, owns))
 }

@@ -182,8 +182,8 @@ pub(crate) fn run(
         row.pictures = r.counts.pictures;
         row.complete = complete;
         row.wall_time_s = r.wall_time.as_secs_f64();
-        row.branches = r.stats.branches.unwrap_or(0);
-        row.conflicts = r.stats.conflicts.unwrap_or(0);
+        row.branches = r.stats.count("branches").unwrap_or(0);
+        row.conflicts = r.stats.count("conflicts").unwrap_or(0);
         row.size = solver.model_size(puzzle, sym);
         if let Some((classes, pictures, true)) = &reference
             && complete
@@ -208,12 +208,15 @@ pub(crate) fn run(
     Ok(rows)
 }
 
-/// The model column: CP-SAT's model, or the other engine and its model
-/// (`sat colour-sequential`, `backtrack spiral`).
+/// The engines the report runs unless told (`--solvers`).
+pub(crate) const DEFAULT_SOLVERS: &str = "cp-sat";
+
+/// The model column: the default engine's model (`edge`), or another
+/// engine and its model (`sat colour-sequential`, `backtrack spiral`).
 fn model_label(solver: &dyn Solver) -> String {
-    match solver.engine() {
-        solve::Engine::CpSat => solver.searched().to_string(),
-        e => format!("{} {}", e.name(), solver.searched()),
+    match solver.engine().name() == DEFAULT_SOLVERS {
+        true => solver.searched().to_string(),
+        false => format!("{} {}", solver.engine(), solver.searched()),
     }
 }
 

@@ -533,7 +533,7 @@ mod tests {
                     let what = format!("{}, {order}, {threads} threads", p.name());
                     assert_eq!(on.raw, all.raw, "{what}");
                     assert_eq!(off.raw, all.raw, "{what}");
-                    let nodes = |r: &crate::solve::SolveResult| r.stats.nodes.unwrap();
+                    let nodes = |r: &crate::solve::SolveResult| r.stats.count("nodes").unwrap();
                     assert!(nodes(&on) <= nodes(&off), "{what}");
                     saved += nodes(&off) - nodes(&on);
                 }

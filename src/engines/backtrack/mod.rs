@@ -66,6 +66,7 @@ mod bits;
 mod build;
 mod core;
 mod keys;
+pub mod kind;
 mod lean;
 mod lists;
 mod lookahead;
@@ -182,16 +183,13 @@ pub(crate) const FIRST_SOLUTIONS_ORDER: Order = Order::Row;
 
 impl Solver for Backtrack {
     fn engine(&self) -> crate::solve::Engine {
-        crate::solve::Engine::Backtrack
+        crate::solve::Engine::named(<kind::Kind as crate::solve::kind::EngineKind>::NAME)
     }
     fn exact_reports(&self) -> bool {
         true
     }
     fn searched(&self) -> Searched {
-        Searched::Backtrack {
-            order: self.order.name().to_string(),
-            turns: self.turns,
-        }
+        self.name_searched()
     }
     fn enumerate(
         &self,
@@ -263,7 +261,7 @@ impl Solver for Backtrack {
         };
         Ok(SolverRun {
             status,
-            stats: SolverStats {
+            stats: SolverStats::of(&kind::Stats {
                 nodes: Some(total),
                 nodes_per_depth: Some(per_depth),
                 nodes_per_second: Some(if elapsed > 0.0 {
@@ -277,8 +275,7 @@ impl Solver for Backtrack {
                 units_run: units.as_ref().map(|u| u.run as u64),
                 unit_depth: units.as_ref().map(|u| u.depth),
                 attempts,
-                ..SolverStats::default()
-            },
+            }),
         })
     }
 }
@@ -448,10 +445,10 @@ mod tests {
                 for threads in [1, 2] {
                     let (reduced, run) = boards(Backtrack::new(order), &p, threads);
                     assert_eq!(reduced, full, "n = {n}, {order}, {threads} threads");
-                    let depth = run.stats.nodes_per_depth.unwrap();
+                    let depth = run.stats.own::<kind::Stats>().nodes_per_depth.unwrap();
                     // The reduced tree finds one board of each four.
                     assert_eq!(*depth.last().unwrap() * 4, full.len() as u64);
-                    assert!(run.stats.nodes <= full_run.stats.nodes);
+                    assert!(run.stats.count("nodes") <= full_run.stats.count("nodes"));
                 }
             }
         }
@@ -477,6 +474,6 @@ mod tests {
         let run = Backtrack::default().enumerate(&p, &opts, &mut b).unwrap();
         assert_eq!(run.status, RunStatus::Stopped(StopReason::Interrupted));
         assert!(b.0.is_empty());
-        assert_eq!(run.stats.nodes, Some(0));
+        assert_eq!(run.stats.count("nodes"), Some(0));
     }
 }

@@ -241,7 +241,11 @@ mod tests {
                     },
                 )
                 .unwrap();
-                let depth = exact.stats.nodes_per_depth.unwrap();
+                let depth = exact
+                    .stats
+                    .own::<crate::engines::backtrack::kind::Stats>()
+                    .nodes_per_depth
+                    .unwrap();
                 let e = estimate_tree(&p, order, 20_000, 1, &SolveOptions::default()).unwrap();
                 assert_eq!(e.probes, 20_000);
                 assert_eq!(e.stopped, None);

@@ -20,7 +20,7 @@ pub(super) struct Books {
     pub(super) queue: VecDeque<Job>,
     /// Per work unit, its jobs not yet ended (a split job's parts count).
     pub(super) outstanding: HashMap<usize, usize>,
-    pub(super) stats: SolverStats,
+    pub(super) stats: super::kind::Stats,
     pub(super) stop_reason: Option<StopReason>,
     pub(super) incomplete: bool,
     pub(super) invalid: Option<String>,
@@ -197,6 +197,6 @@ impl Books {
         } else {
             RunStatus::Complete
         };
-        (status, self.stats)
+        (status, SolverStats::of(&self.stats))
     }
 }

@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::solve::pool::{self, Event, Flow, Given, Shape};
-use crate::solve::{Progress, SolutionCallback, SolveError, SolverRun, SolverStats, Split};
+use crate::solve::{Progress, SolutionCallback, SolveError, SolverRun, Split};
 
 use super::books::Books;
 use super::ceiling::Slots;
@@ -168,8 +168,8 @@ fn first_stats(
     initial_depth: usize,
     threads: usize,
     unit_stats: Option<(u64, u64, usize)>,
-) -> SolverStats {
-    SolverStats {
+) -> super::kind::Stats {
+    super::kind::Stats {
         branches: Some(0),
         conflicts: Some(0),
         wall_time_s: Some(0.0),
@@ -180,7 +180,7 @@ fn first_stats(
         units: unit_stats.map(|u| u.0),
         units_run: unit_stats.map(|u| u.1),
         unit_depth: unit_stats.map(|u| u.2),
-        ..SolverStats::default()
+        ..Default::default()
     }
 }
 

@@ -12,6 +12,7 @@
 
 use std::time::Instant;
 
+use super::kind::Stats;
 use crate::board::Solution;
 use crate::cancel::{Cancel, Stopped};
 use crate::model::{BIG, Constraint, IntVar, Lit};
@@ -48,22 +49,22 @@ pub(crate) fn first(
         vars: vec![],
         constraints: vec![],
     };
-    let mut stats = SolverStats {
+    let mut stats = Stats {
         branches: Some(0),
         conflicts: Some(0),
         wall_time_s: Some(0.0),
         subproblems: Some(0),
         workers: Some(threads),
-        ..SolverStats::default()
+        ..Stats::default()
     };
-    let stopped = |stats| {
+    let stopped = |stats: &Stats| {
         Ok(SolverRun {
             status: RunStatus::Stopped(StopReason::Limit),
-            stats,
+            stats: SolverStats::of(stats),
         })
     };
     if callback.enough() {
-        return stopped(stats);
+        return stopped(&stats);
     }
     // CP-SAT's own time limit ends the rounds a little before the run's
     // deadline, so that the last one returns, with its statistics, in time;
@@ -84,7 +85,7 @@ pub(crate) fn first(
         if let Err(why) = own.check() {
             return Ok(SolverRun {
                 status: RunStatus::Stopped(why.into()),
-                stats,
+                stats: SolverStats::of(&stats),
             });
         }
         let Some((response, past_ceiling)) = round.solve(&forbidden)? else {
@@ -102,12 +103,17 @@ pub(crate) fn first(
         *stats.wall_time_s.as_mut().unwrap() += response.wall_time;
         *stats.subproblems.as_mut().unwrap() += 1;
         match ended(&response, past_ceiling) {
-            Some(Ended::Run(status)) => return Ok(SolverRun { status, stats }),
+            Some(Ended::Run(status)) => {
+                return Ok(SolverRun {
+                    status,
+                    stats: SolverStats::of(&stats),
+                });
+            }
             Some(Ended::Stopped) => match why_stopped(&own) {
                 Some(why) => {
                     return Ok(SolverRun {
                         status: RunStatus::Stopped(why.into()),
-                        stats,
+                        stats: SolverStats::of(&stats),
                     });
                 }
                 None => continue,
@@ -117,7 +123,7 @@ pub(crate) fn first(
         let Some(cells) = model.decode(&response.solution) else {
             return Ok(SolverRun {
                 status: RunStatus::Invalid("CP-SAT returned a short solution".into()),
-                stats,
+                stats: SolverStats::of(&stats),
             });
         };
         // The puzzle's own shape: a rectangle turns by half turns only, and
@@ -132,7 +138,7 @@ pub(crate) fn first(
         };
         callback.on_solution(found.cells(), stands);
         if callback.enough() {
-            return stopped(stats);
+            return stopped(&stats);
         }
         for s in &blocked {
             forbidden.forbid(&model.cells, s);

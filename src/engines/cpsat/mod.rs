@@ -14,6 +14,7 @@ mod descriptor;
 mod enumerate;
 mod first;
 mod jobs;
+pub mod kind;
 mod pending;
 mod policy;
 pub use run::Limits;
@@ -220,23 +221,28 @@ impl CpSat {
     /// allowance was in force (the build may be what passed it).
     fn stopped_while_building(&self, e: &BuildError) -> SolverRun {
         let mut run = SolverRun::stopped_while_building(e);
-        run.stats.memory_limit_mb = Some(self.limits.memory_ceiling / 1_000_000);
+        let mb = self.limits.memory_ceiling / 1_000_000;
+        run.stats
+            .update(|s: &mut kind::Stats| s.memory_limit_mb = Some(mb));
         run
     }
 }
 
 impl Solver for CpSat {
     fn engine(&self) -> crate::solve::Engine {
-        crate::solve::Engine::CpSat
+        crate::solve::Engine::named(<kind::Kind as crate::solve::kind::EngineKind>::NAME)
     }
     fn version(&self) -> String {
         self.rt.version.clone()
     }
     fn searched(&self) -> Searched {
-        Searched::Cp {
-            encoding: self.encoding,
-            constraints: self.constraints.as_ref().map(|c| c.label()),
-        }
+        self.name_searched()
+    }
+    fn has_user_constraints(&self) -> bool {
+        self.constraints.is_some()
+    }
+    fn check(&self, puzzle: &Puzzle, symmetry: &Symmetry) -> Result<(), SolveError> {
+        self.check_constraints(puzzle, symmetry)
     }
     fn model_size(&self, puzzle: &Puzzle, symmetry: &Symmetry) -> Option<model::Size> {
         let built = model_for(
@@ -325,8 +331,11 @@ impl Solver for CpSat {
         } else {
             enumerate::enumerate(&run, callback)?
         };
-        result.stats.build_time_s = Some(build_time);
-        result.stats.memory_limit_mb = Some(self.limits.memory_ceiling / 1_000_000);
+        let mb = self.limits.memory_ceiling / 1_000_000;
+        result.stats.update(|s: &mut kind::Stats| {
+            s.build_time_s = Some(build_time);
+            s.memory_limit_mb = Some(mb);
+        });
         model::drop_later(model);
         Ok(result)
     }

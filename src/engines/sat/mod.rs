@@ -7,6 +7,7 @@
 //! placements out); every model is checked against their direct statement.
 
 mod cnf;
+pub mod kind;
 mod search;
 
 use std::time::Instant;
@@ -188,15 +189,13 @@ pub fn dimacs(
 
 impl Solver for Sat {
     fn engine(&self) -> Engine {
-        Engine::Sat
+        Engine::named(<kind::Kind as crate::solve::kind::EngineKind>::NAME)
     }
     fn version(&self) -> String {
         cadical_version()
     }
     fn searched(&self) -> Searched {
-        Searched::Sat {
-            encoding: self.encoding.name().to_string(),
-        }
+        Searched::new(self.encoding.name())
     }
     fn exact_reports(&self) -> bool {
         true
@@ -294,7 +293,7 @@ impl Solver for Sat {
         let units_run = run.iter().filter(|&&r| r).count();
         Ok(SolverRun {
             status,
-            stats: SolverStats {
+            stats: SolverStats::of(&kind::Stats {
                 wall_time_s: Some(start.elapsed().as_secs_f64()),
                 workers: Some(threads),
                 conflicts: Some(effort.iter().map(|e| e.conflicts).sum()),
@@ -306,8 +305,7 @@ impl Solver for Sat {
                 units: options.units.as_ref().map(|_| units.len() as u64),
                 units_run: options.units.as_ref().map(|_| units_run as u64),
                 unit_depth: options.units.as_ref().map(|_| 1),
-                ..SolverStats::default()
-            },
+            }),
         })
     }
 }
