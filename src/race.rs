@@ -11,7 +11,6 @@
 //! A layer above the engines, since it is made of them (they never import
 //! one another).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -22,22 +21,20 @@ use crate::puzzle::Puzzle;
 use crate::solve::kind::{Build, Built, EngineKind, NoArgs, not_searched_by};
 use crate::solve::pool::{self, Event, Flow, Given, Jobs, Outbox, Shape};
 use crate::solve::{
-    Ended, Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions,
-    Solver, SolverRun, Stands, StopToken,
+    Answer, Ended, Engine, Entrant, RunStatus, Searched, SolutionCallback, SolveError,
+    SolveOptions, Solver, SolverRun, Stands, StopToken,
 };
 
 /// An engine that may run on a thread of its own.
 pub type Entry = Box<dyn Solver + Send + Sync>;
 
-/// The engines of `--solver auto` and what answered last.
+/// The engines of `--solver auto`.
 pub struct Auto {
     /// For first solutions: the entrants, each on one thread but the last,
     /// which gets all the run's threads and a head start.
     entrants: Vec<Entry>,
     /// How long the last entrant runs alone before the others start.
     head_start: Duration,
-    /// The engine that answered the last run, its model and version.
-    answered: Mutex<Option<(Engine, Searched, String)>>,
 }
 
 /// For complete enumeration and counting: the backtracker, the fastest
@@ -121,17 +118,16 @@ impl Auto {
         Auto {
             entrants,
             head_start,
-            answered: Mutex::new(None),
         }
     }
+}
 
-    fn answered_by(&self, s: &dyn Solver) {
-        *self.answered.lock().expect("not poisoned") =
-            Some((s.engine(), s.searched(), s.version()));
-    }
-
-    fn answered(&self) -> Option<(Engine, Searched, String)> {
-        self.answered.lock().expect("not poisoned").clone()
+/// `s` as the engine that answered a run.
+fn answer(s: &dyn Solver) -> Answer {
+    Answer {
+        engine: s.engine(),
+        searched: s.searched(),
+        version: s.version(),
     }
 }
 
@@ -168,15 +164,13 @@ impl SolutionCallback for Relay<'_> {
 }
 
 impl Solver for Auto {
+    /// The race's own name: a run that an engine answered names that
+    /// engine instead (`SolverRun::answered`).
     fn engine(&self) -> Engine {
-        self.answered().map_or(Engine::named(Kind::NAME), |a| a.0)
-    }
-    fn version(&self) -> String {
-        self.answered()
-            .map_or_else(|| env!("CARGO_PKG_VERSION").into(), |a| a.2)
+        Engine::named(Kind::NAME)
     }
     fn searched(&self) -> Searched {
-        self.answered().map_or_else(|| Searched::new(RACE), |a| a.1)
+        Searched::new(RACE)
     }
     fn enumerate(
         &self,
@@ -188,7 +182,7 @@ impl Solver for Auto {
             let start = Instant::now();
             let complete = complete_engine(puzzle);
             let mut run = complete.enumerate(puzzle, options, callback)?;
-            self.answered_by(complete.as_ref());
+            run.answered = Some(answer(complete.as_ref()));
             run.stats.race = Some(vec![entrant(
                 complete.as_ref(),
                 &run,
@@ -309,7 +303,7 @@ impl Auto {
         winner: Option<usize>,
     ) -> Result<SolverRun, SolveError> {
         let mut race = Vec::new();
-        let mut answer = None;
+        let mut answered = None;
         let mut error = None;
         for (i, end) in ends.into_iter().enumerate() {
             let solver = self.entrants[i].as_ref();
@@ -327,7 +321,7 @@ impl Auto {
                 }
             };
             match run {
-                Ok(run) => {
+                Ok(mut run) => {
                     let how = match winner == Some(i) {
                         true => Ended::Won,
                         false => Ended::Stopped,
@@ -337,10 +331,10 @@ impl Auto {
                     // race's (its status and statistics the first
                     // entrant's), and the report names the race.
                     if winner == Some(i) {
-                        self.answered_by(solver);
-                        answer = Some(run);
-                    } else if winner.is_none() && answer.is_none() {
-                        answer = Some(run);
+                        run.answered = Some(answer(solver));
+                        answered = Some(run);
+                    } else if winner.is_none() && answered.is_none() {
+                        answered = Some(run);
                     }
                 }
                 Err(e) => {
@@ -355,7 +349,7 @@ impl Auto {
                 }
             }
         }
-        match answer {
+        match answered {
             Some(mut run) => {
                 run.stats.race = Some(race);
                 Ok(run)
@@ -380,7 +374,8 @@ mod tests {
         plant(&mut Rng::new(3), &options).0
     }
 
-    fn first(auto: &Auto, threads: usize) -> Vec<(&'static str, Ended)> {
+    /// The entrants' ends, and the engine the result names.
+    fn first(auto: &Auto, threads: usize) -> (Vec<(&'static str, Ended)>, &'static str) {
         let options = SolveOptions {
             threads,
             limit: Some(1),
@@ -393,9 +388,11 @@ mod tests {
         );
         assert_eq!(r.counts.classes, 1);
         let race = r.stats.race.unwrap();
-        race.into_iter()
+        let ends = race
+            .into_iter()
             .map(|e| (e.engine.name(), e.ended))
-            .collect()
+            .collect();
+        (ends, r.solver.name())
     }
 
     #[test]
@@ -408,10 +405,10 @@ mod tests {
             Duration::from_secs(3600),
         );
         for threads in [1, 2] {
-            let ends = first(&auto, threads);
+            let (ends, answered) = first(&auto, threads);
             assert_eq!(ends[0], ("sat", Ended::NotStarted), "{ends:?}");
             assert_eq!(ends[1], ("backtrack", Ended::Won));
-            assert_eq!(auto.engine().name(), "backtrack");
+            assert_eq!(answered, "backtrack");
         }
     }
 
@@ -419,7 +416,7 @@ mod tests {
     fn without_a_head_start_every_entrant_runs() {
         // The SAT engine alone: it cannot lose a race of one.
         let auto = Auto::with(vec![Box::new(Sat::default())], Duration::ZERO);
-        assert_eq!(first(&auto, 2), [("sat", Ended::Won)]);
+        assert_eq!(first(&auto, 2), (vec![("sat", Ended::Won)], "sat"));
         let auto = Auto::with(
             vec![
                 Box::new(Sat::default()),
@@ -427,7 +424,7 @@ mod tests {
             ],
             Duration::ZERO,
         );
-        let ends = first(&auto, 1);
+        let (ends, _) = first(&auto, 1);
         assert!(
             ends.iter()
                 .all(|(_, e)| matches!(e, Ended::Won | Ended::Stopped)),

@@ -377,6 +377,7 @@ impl Solver for GraphSolver {
             }
         }
         Ok(SolverRun {
+            answered: None,
             status: RunStatus::Complete,
             stats: SolverStats::of(&Stats {
                 wall_time_s: Some(start.elapsed().as_secs_f64()),
@@ -389,6 +390,7 @@ impl Solver for GraphSolver {
 
 fn stopped(reason: StopReason, start: Instant) -> SolverRun {
     SolverRun {
+        answered: None,
         status: RunStatus::Stopped(reason),
         stats: SolverStats::of(&Stats {
             wall_time_s: Some(start.elapsed().as_secs_f64()),

@@ -288,14 +288,36 @@ pub enum RunStatus {
     Invalid(String),
 }
 
+/// Who answered a run made of several engines (a race): that engine, what
+/// it searched and its version, which the result names instead of the
+/// race's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub engine: Engine,
+    pub searched: Searched,
+    pub version: String,
+}
+
 /// What a backend returns after enumerating.
 #[derive(Clone, Debug)]
 pub struct SolverRun {
+    /// The engine that answered, where the solver is made of several;
+    /// `None`: the solver itself.
+    pub answered: Option<Answer>,
     pub status: RunStatus,
     pub stats: SolverStats,
 }
 
 impl SolverRun {
+    /// A run its solver answered itself.
+    pub fn new(status: RunStatus, stats: SolverStats) -> SolverRun {
+        SolverRun {
+            answered: None,
+            status,
+            stats,
+        }
+    }
+
     /// A run stopped (time limit or Ctrl-C) while its model or clauses
     /// were built, before its search.
     pub(crate) fn stopped_while_building(e: &crate::model::BuildError) -> SolverRun {
@@ -317,6 +339,7 @@ impl SolverRun {
             memory_needed_mb: Option<u64>,
         }
         SolverRun {
+            answered: None,
             status: RunStatus::Stopped(reason),
             stats: SolverStats::of(&Needed { memory_needed_mb }),
         }
@@ -535,10 +558,15 @@ pub(crate) fn run_with<'p>(
         RunStatus::Stopped(r) => Outcome::Incomplete(r),
         RunStatus::Invalid(m) => Outcome::Invalid(m),
     };
+    let answer = run.answered.unwrap_or_else(|| Answer {
+        engine: solver.engine(),
+        searched: solver.searched(),
+        version: solver.version(),
+    });
     Ok(SolveResult {
-        solver: solver.engine(),
-        solver_version: solver.version(),
-        model: solver.searched(),
+        solver: answer.engine,
+        solver_version: answer.version,
+        model: answer.searched,
         symmetry: options.symmetry.clone(),
         symmetry_proven: options.symmetry.keeps(options.equivalence).is_proven(),
         equivalence: options.equivalence,

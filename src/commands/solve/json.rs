@@ -2,6 +2,7 @@
 //! and read back (`read`, for the merge of shards). Its key names are a
 //! contract: other tools and tests read them (README.md lists them).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,7 @@ use crate::board::Solution;
 use crate::commands::shards::MergeError;
 use crate::render::Report;
 use crate::solve::{Engine, Keep, Meta, Outcome, Searched, SolveResult, SolverStats, StopReason};
-use crate::symmetry::Symmetry;
+use crate::symmetry::{Equivalence, Symmetry};
 
 /// What the report says of the puzzle.
 pub(crate) struct Head<'a> {
@@ -47,57 +48,109 @@ pub(crate) struct Extra<'a> {
     pub cut_from: Option<usize>,
 }
 
-#[derive(Serialize)]
-struct Json<'a> {
+/// How a run ended, as the report's `outcome` names it (with
+/// `stopped_by` and `error` beside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Ended {
+    Complete,
+    Infeasible,
+    Incomplete,
+    Invalid,
+}
+
+/// solve's JSON report: the one type written (`render`, the summary line
+/// of JSON Lines) and read back (`read`, the merge of shards). Written, it
+/// borrows the run's result; read, it owns what it read.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct SolveReport<'a> {
     /// `summary` in JSON Lines (the last line); absent in the JSON report.
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    kind: Option<&'static str>,
-    puzzle: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    board: usize,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none", default)]
+    pub(super) kind: Option<Cow<'a, str>>,
+    pub(super) puzzle: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) title: Option<Cow<'a, str>>,
+    pub(super) board: usize,
     #[serde(flatten)]
-    facts: &'a crate::puzzle::Facts,
-    tiles: usize,
-    solver: Engine,
-    solver_version: &'a str,
-    model: &'a Searched,
-    symmetry: String,
+    pub(super) facts: Cow<'a, crate::puzzle::Facts>,
+    pub(super) tiles: usize,
+    pub(super) solver: Engine,
+    pub(super) solver_version: Cow<'a, str>,
+    /// What the engine searched, by its name (read back by its engine).
+    pub(super) model: Cow<'a, Searched>,
+    #[serde(serialize_with = "symmetry_name", deserialize_with = "symmetry_named")]
+    pub(super) symmetry: Symmetry,
     /// Present (false) only where the symmetry is not proven to keep a
     /// member of every class: the counts may then be too low.
-    #[serde(skip_serializing_if = "is_true")]
-    symmetry_proven: bool,
-    equivalence: &'a str,
-    complete: bool,
-    outcome: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_by: Option<StopReason>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    raw_count: u128,
-    canonical_count: u128,
-    classes_count: u128,
-    pictures_count: u128,
+    #[serde(skip_serializing_if = "is_true", default = "proven")]
+    pub(super) symmetry_proven: bool,
+    #[serde(with = "equivalence_name")]
+    pub(super) equivalence: Equivalence,
+    pub(super) complete: bool,
+    pub(super) outcome: Ended,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) stopped_by: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) error: Option<Cow<'a, str>>,
+    pub(super) raw_count: u128,
+    pub(super) canonical_count: u128,
+    pub(super) classes_count: u128,
+    pub(super) pictures_count: u128,
     /// Absent when the run kept no solutions (`--count`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<&'a [Solution]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    raw_solutions: Option<&'a [Solution]>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) solutions: Option<Cow<'a, [Solution]>>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) raw_solutions: Option<Cow<'a, [Solution]>>,
     /// Present where the lists were cut to what the time left could
     /// write: how many solutions they held (the counts are whole).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    listed_of: Option<usize>,
-    wall_time_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) listed_of: Option<usize>,
+    pub(super) wall_time_s: f64,
     /// Seconds from the start to the first solution (absent: none found).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    time_to_first_s: Option<f64>,
-    solver_stats: &'a SolverStats,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<&'a Meta>,
-    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
-    shards_missing: &'a [usize],
-    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
-    shards_incomplete: &'a [usize],
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) time_to_first_s: Option<f64>,
+    pub(super) solver_stats: Cow<'a, SolverStats>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) shard: Option<Cow<'a, Meta>>,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty", default)]
+    pub(super) shards_missing: Cow<'a, [usize]>,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty", default)]
+    pub(super) shards_incomplete: Cow<'a, [usize]>,
+}
+
+impl SolveReport<'_> {
+    /// The run's outcome, read back.
+    pub(super) fn outcome(&self) -> Outcome {
+        match self.outcome {
+            Ended::Complete => Outcome::Complete,
+            Ended::Infeasible => Outcome::Infeasible,
+            Ended::Incomplete => {
+                Outcome::Incomplete(self.stopped_by.unwrap_or(StopReason::Interrupted))
+            }
+            Ended::Invalid => Outcome::Invalid(self.error.as_deref().unwrap_or("").into()),
+        }
+    }
+}
+
+/// An equivalence by its name, as a report writes it.
+mod equivalence_name {
+    use super::*;
+    pub(super) fn serialize<S: serde::Serializer>(
+        e: &Equivalence,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.serialize_str(e.name())
+    }
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Equivalence, D::Error> {
+        let name = String::deserialize(d)?;
+        <Equivalence as clap::ValueEnum>::from_str(&name, false).map_err(serde::de::Error::custom)
+    }
+}
+
+fn symmetry_name<S: serde::Serializer>(y: &Symmetry, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&y.name())
 }
 
 /// One JSON object (pretty-printed, newline-terminated).
@@ -151,26 +204,26 @@ fn object<'a>(
     all: bool,
     extra: &Extra<'a>,
     kind: Option<&'static str>,
-) -> Json<'a> {
+) -> SolveReport<'a> {
     let (outcome, stopped_by, error) = match &res.outcome {
-        Outcome::Complete => ("complete", None, None),
-        Outcome::Infeasible => ("infeasible", None, None),
-        Outcome::Incomplete(reason) => ("incomplete", Some(*reason), None),
-        Outcome::Invalid(m) => ("invalid", None, Some(m.as_str())),
+        Outcome::Complete => (Ended::Complete, None, None),
+        Outcome::Infeasible => (Ended::Infeasible, None, None),
+        Outcome::Incomplete(reason) => (Ended::Incomplete, Some(*reason), None),
+        Outcome::Invalid(m) => (Ended::Invalid, None, Some(Cow::Borrowed(m.as_str()))),
     };
-    Json {
-        kind,
-        puzzle: head.path,
-        title: head.title,
+    SolveReport {
+        kind: kind.map(Cow::Borrowed),
+        puzzle: Cow::Borrowed(head.path),
+        title: head.title.map(Cow::Borrowed),
         board: head.board,
-        facts: &head.facts,
+        facts: Cow::Borrowed(&head.facts),
         tiles: head.tiles,
         solver: res.solver,
-        solver_version: &res.solver_version,
-        model: &res.model,
-        symmetry: res.symmetry.name(),
+        solver_version: Cow::Borrowed(&res.solver_version),
+        model: Cow::Borrowed(&res.model),
+        symmetry: res.symmetry.clone(),
         symmetry_proven: res.symmetry_proven,
-        equivalence: res.equivalence.name(),
+        equivalence: res.equivalence,
         complete: res.outcome.is_complete(),
         outcome,
         stopped_by,
@@ -180,15 +233,15 @@ fn object<'a>(
         classes_count: res.counts.classes,
         pictures_count: res.counts.pictures,
         solutions: (matches!(res.keep, Keep::All | Keep::Canonical) && kind.is_none())
-            .then(|| res.canonical()),
-        raw_solutions: all.then_some(res.raw.as_slice()),
+            .then(|| Cow::Borrowed(res.canonical())),
+        raw_solutions: all.then_some(Cow::Borrowed(res.raw.as_slice())),
         listed_of: extra.cut_from,
         wall_time_s: res.wall_time.as_secs_f64(),
         time_to_first_s: res.time_to_first.map(|d| d.as_secs_f64()),
-        solver_stats: &res.stats,
-        shard: extra.shard,
-        shards_missing: extra.shards_missing,
-        shards_incomplete: extra.shards_incomplete,
+        solver_stats: Cow::Borrowed(&res.stats),
+        shard: extra.shard.map(Cow::Borrowed),
+        shards_missing: Cow::Borrowed(extra.shards_missing),
+        shards_incomplete: Cow::Borrowed(extra.shards_incomplete),
     }
 }
 
@@ -208,43 +261,10 @@ pub(crate) enum Format {
     Jsonl,
 }
 
-/// One shard's report, as `solve --shard --format json` writes it (the
-/// summary line of JSON Lines has the same keys, less the solutions).
-#[derive(Debug, Deserialize)]
-pub(super) struct ShardReport {
-    pub(super) puzzle: String,
-    pub(super) title: Option<String>,
-    pub(super) board: usize,
-    #[serde(flatten)]
-    pub(super) facts: crate::puzzle::Facts,
-    pub(super) tiles: usize,
-    pub(super) solver: Engine,
-    pub(super) solver_version: String,
-    pub(super) model: String,
-    #[serde(deserialize_with = "symmetry_named")]
-    pub(super) symmetry: Symmetry,
-    /// Absent where the symmetry is proven.
-    #[serde(default = "proven")]
-    pub(super) symmetry_proven: bool,
-    pub(super) equivalence: String,
-    pub(super) outcome: String,
-    pub(super) stopped_by: Option<StopReason>,
-    pub(super) error: Option<String>,
-    pub(super) raw_count: u128,
-    pub(super) classes_count: u128,
-    pub(super) pictures_count: u128,
-    pub(super) solutions: Option<Vec<Solution>>,
-    pub(super) raw_solutions: Option<Vec<Solution>>,
-    pub(super) wall_time_s: f64,
-    pub(super) time_to_first_s: Option<f64>,
-    pub(super) solver_stats: SolverStats,
-    pub(super) shard: Option<Meta>,
-}
-
 /// One shard output read from a file.
 pub(super) struct Input {
     pub(super) path: PathBuf,
-    pub(super) report: ShardReport,
+    pub(super) report: SolveReport<'static>,
     /// The report's model, read with its solver.
     pub(super) model: Searched,
     pub(super) meta: Meta,
@@ -271,7 +291,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
         .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .is_some_and(|v| v.get("type").is_some());
     let (format, report, streamed) = if !lines {
-        let r: ShardReport = serde_json::from_str(&text)
+        let r: SolveReport = serde_json::from_str(&text)
             .map_err(|e| err(format!("not a JSON report of scramble solve: {e}")))?;
         (Format::Json, r, Vec::new())
     } else {
@@ -306,7 +326,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
         })?;
         (Format::Jsonl, summary, streamed)
     };
-    let meta = report.shard.clone().ok_or_else(|| {
+    let meta = report.shard.clone().map(Cow::into_owned).ok_or_else(|| {
         err("not the output of a shard (scramble solve --shard I/N --format json)".into())
     })?;
     if meta.format != Meta::FORMAT {
@@ -316,7 +336,8 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
             Meta::FORMAT
         )));
     }
-    let model = crate::registry::read_searched(report.solver, &report.model).map_err(err)?;
+    let model =
+        crate::registry::read_searched(report.solver, report.model.as_str()).map_err(err)?;
     // Boards are read as squares; each takes the board's shape.
     let shape = report.facts.shape();
     let mut report = report;
@@ -324,6 +345,7 @@ pub(super) fn read(path: &Path) -> Result<(Format, Input), MergeError> {
     for list in [&mut report.solutions, &mut report.raw_solutions]
         .into_iter()
         .flatten()
+        .map(Cow::to_mut)
         .chain(Some(&mut streamed))
     {
         for s in list.iter_mut() {

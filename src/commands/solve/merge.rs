@@ -103,13 +103,10 @@ fn outcome(
 fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let first = &inputs[0];
     let meta = &first.meta;
-    let equivalence = match first.report.equivalence.as_str() {
-        "picture" => Equivalence::Picture,
-        _ => Equivalence::Rotation,
-    };
+    let equivalence = first.report.equivalence;
     let incomplete: Vec<usize> = inputs
         .iter()
-        .filter(|i| !matches!(i.report.outcome.as_str(), "complete" | "infeasible"))
+        .filter(|i| !i.report.outcome().is_complete())
         .map(|i| i.meta.index)
         .collect();
     let invalid = inputs.iter().find_map(|i| i.report.error.clone());
@@ -120,7 +117,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let classes: u128 = inputs.iter().map(|i| i.report.classes_count).sum();
     let weight: u128 = inputs.iter().map(|i| i.meta.picture_weight).sum();
     let all = inputs.iter().any(|i| i.report.raw_solutions.is_some());
-    let union = |lists: &mut dyn Iterator<Item = &Vec<Solution>>| -> Vec<Solution> {
+    let union = |lists: &mut dyn Iterator<Item = &[Solution]>| -> Vec<Solution> {
         lists
             .flatten()
             .cloned()
@@ -131,14 +128,14 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let shown = union(&mut inputs.iter().flat_map(|i| {
         i.report
             .solutions
-            .as_ref()
+            .as_deref()
             .into_iter()
-            .chain(Some(&i.streamed).filter(|s| !s.is_empty()))
+            .chain(Some(i.streamed.as_slice()).filter(|s| !s.is_empty()))
     }));
     let raw_list = union(
         &mut inputs
             .iter()
-            .filter_map(|i| i.report.raw_solutions.as_ref()),
+            .filter_map(|i| i.report.raw_solutions.as_deref()),
     );
     let pictures = if complete && meta.picture_divisor > 0 {
         weight / meta.picture_divisor
@@ -162,7 +159,7 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     let secs = Duration::from_secs_f64;
     let result = SolveResult {
         solver: first.report.solver,
-        solver_version: first.report.solver_version.clone(),
+        solver_version: first.report.solver_version.to_string(),
         model: first.model.clone(),
         symmetry: first.report.symmetry.clone(),
         symmetry_proven: first.report.symmetry_proven,
@@ -192,10 +189,10 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
     };
     SolveMerged {
         format,
-        puzzle: first.report.puzzle.clone(),
-        title: first.report.title.clone(),
+        puzzle: first.report.puzzle.to_string(),
+        title: first.report.title.as_deref().map(String::from),
         board: first.report.board,
-        facts: first.report.facts.clone(),
+        facts: first.report.facts.clone().into_owned(),
         tiles: first.report.tiles,
         all,
         result,
@@ -207,7 +204,10 @@ fn join(format: Format, inputs: &[Input], missing: Vec<usize>) -> SolveMerged {
 /// The solver statistics of the whole run, joined as the engine says
 /// (its work summed over shards, each shard's unit counts dropped).
 fn stats(inputs: &[Input]) -> SolverStats {
-    let all: Vec<&SolverStats> = inputs.iter().map(|i| &i.report.solver_stats).collect();
+    let all: Vec<&SolverStats> = inputs
+        .iter()
+        .map(|i| i.report.solver_stats.as_ref())
+        .collect();
     let engine = inputs
         .first()
         .map_or(crate::solve::Engine::named(""), |i| i.report.solver);

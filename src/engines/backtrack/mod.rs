@@ -260,6 +260,7 @@ impl Solver for Backtrack {
                 .map_or(RunStatus::Complete, RunStatus::Stopped)
         };
         Ok(SolverRun {
+            answered: None,
             status,
             stats: SolverStats::of(&kind::Stats {
                 nodes: Some(total),

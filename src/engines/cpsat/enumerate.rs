@@ -149,7 +149,7 @@ pub(crate) fn enumerate(
     let (status, stats) = books.finish();
     let Shared { constraints, .. } = shared;
     crate::model::drop_later((base, constraints));
-    Ok(SolverRun { status, stats })
+    Ok(SolverRun::new(status, stats))
 }
 
 /// The model's name and variables, which each subproblem's domains narrow.

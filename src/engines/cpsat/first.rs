@@ -58,10 +58,10 @@ pub(crate) fn first(
         ..Stats::default()
     };
     let stopped = |stats: &Stats| {
-        Ok(SolverRun {
-            status: RunStatus::Stopped(StopReason::Limit),
-            stats: SolverStats::of(stats),
-        })
+        Ok(SolverRun::new(
+            RunStatus::Stopped(StopReason::Limit),
+            SolverStats::of(&stats),
+        ))
     };
     if callback.enough() {
         return stopped(&stats);
@@ -83,10 +83,10 @@ pub(crate) fn first(
     };
     loop {
         if let Err(why) = own.check() {
-            return Ok(SolverRun {
-                status: RunStatus::Stopped(why.into()),
-                stats: SolverStats::of(&stats),
-            });
+            return Ok(SolverRun::new(
+                RunStatus::Stopped(why.into()),
+                SolverStats::of(&stats),
+            ));
         }
         let Some((response, past_ceiling)) = round.solve(&forbidden)? else {
             // Stopped and not back in time (in its presolve, or slow to
@@ -104,27 +104,24 @@ pub(crate) fn first(
         *stats.subproblems.as_mut().unwrap() += 1;
         match ended(&response, past_ceiling) {
             Some(Ended::Run(status)) => {
-                return Ok(SolverRun {
-                    status,
-                    stats: SolverStats::of(&stats),
-                });
+                return Ok(SolverRun::new(status, SolverStats::of(&stats)));
             }
             Some(Ended::Stopped) => match why_stopped(&own) {
                 Some(why) => {
-                    return Ok(SolverRun {
-                        status: RunStatus::Stopped(why.into()),
-                        stats: SolverStats::of(&stats),
-                    });
+                    return Ok(SolverRun::new(
+                        RunStatus::Stopped(why.into()),
+                        SolverStats::of(&stats),
+                    ));
                 }
                 None => continue,
             },
             None => {}
         }
         let Some(cells) = model.decode(&response.solution) else {
-            return Ok(SolverRun {
-                status: RunStatus::Invalid("CP-SAT returned a short solution".into()),
-                stats: SolverStats::of(&stats),
-            });
+            return Ok(SolverRun::new(
+                RunStatus::Invalid("CP-SAT returned a short solution".into()),
+                SolverStats::of(&stats),
+            ));
         };
         // The puzzle's own shape: a rectangle turns by half turns only, and
         // a board with fixed pieces or unturned tiles not at all.

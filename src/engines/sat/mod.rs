@@ -292,6 +292,7 @@ impl Solver for Sat {
         };
         let units_run = run.iter().filter(|&&r| r).count();
         Ok(SolverRun {
+            answered: None,
             status,
             stats: SolverStats::of(&kind::Stats {
                 wall_time_s: Some(start.elapsed().as_secs_f64()),

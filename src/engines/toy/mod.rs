@@ -117,6 +117,7 @@ impl Solver for Toy {
             (None, false) => RunStatus::Complete,
         };
         Ok(SolverRun {
+            answered: None,
             status,
             stats: SolverStats::of(&Stats {
                 placements: Some(walk.placements),
