@@ -112,7 +112,7 @@ fn check_corpus(sweep: Sweep) {
     if !common::has_cpsat() {
         return;
     }
-    let solver = CpSat::new().expect("CP-SAT runtime (run scripts/install-cpsat)");
+    let solver = CpSat::new().expect("CP-SAT runtime (run scripts/install/cpsat)");
     let mut rows: Vec<_> = common::expected()
         .into_iter()
         .filter(|e| e.n <= 4)

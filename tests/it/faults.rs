@@ -35,7 +35,7 @@ fn a_truncated_library_is_a_clear_error() {
         common::missing(
             "the CP-SAT runtime",
             "a truncated copy of it is loaded",
-            "run `bash scripts/install-cpsat`",
+            "run `bash scripts/install/cpsat`",
         );
         return;
     };
@@ -50,7 +50,7 @@ fn a_truncated_library_is_a_clear_error() {
         .code(3)
         .stderr(predicate::str::contains("cannot load the CP-SAT runtime"))
         .stderr(predicate::str::contains(cut.to_str().unwrap()))
-        .stderr(predicate::str::contains("install-cpsat"))
+        .stderr(predicate::str::contains("scripts/install/cpsat"))
         .stderr(predicate::str::contains("panicked").not());
 }
 
@@ -97,7 +97,7 @@ fn a_library_of_another_version_is_a_clear_error() {
         .stderr(predicate::str::contains(
             "is OR-Tools 9.14.6206, but scramble needs 9.15.6755",
         ))
-        .stderr(predicate::str::contains("install-cpsat"))
+        .stderr(predicate::str::contains("scripts/install/cpsat"))
         .stderr(predicate::str::contains("panicked").not());
 }
 

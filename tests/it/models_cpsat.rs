@@ -33,7 +33,7 @@ fn models() -> Vec<Choice> {
 
 fn cp(model: Choice) -> CpSat {
     CpSat::new()
-        .expect("CP-SAT runtime (run scripts/install-cpsat)")
+        .expect("CP-SAT runtime (run scripts/install/cpsat)")
         .with_model(model)
 }
 

@@ -22,7 +22,7 @@ proptest! {
         if !common::has_cpsat() {
             return Ok(());
         }
-        let solver = CpSat::new().expect("CP-SAT runtime (run scripts/install-cpsat)");
+        let solver = CpSat::new().expect("CP-SAT runtime (run scripts/install/cpsat)");
         let (puzzle, planted) = plant(&mut Rng::new(seed), &PlantOptions { n, motifs, self_matching });
         let r = solve::run(&solver, &puzzle, &SolveOptions::default()).unwrap();
         prop_assert_eq!(&r.outcome, &Outcome::Complete);

@@ -368,7 +368,7 @@ fn missing_runtime_says_how_to_fix_it() {
         .stderr(predicate::str::contains(
             "SCRAMBLE_CPSAT_LIB=/nonexistent/libortools.so.9",
         ))
-        .stderr(predicate::str::contains("scripts/install-cpsat"))
+        .stderr(predicate::str::contains("scripts/install/cpsat"))
         .stderr(predicate::str::contains("panicked").not());
 }
 
@@ -388,7 +388,7 @@ fn a_library_that_is_not_ortools_is_rejected() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains("missing SolveCpNewEnv"))
-        .stderr(predicate::str::contains("install-cpsat"));
+        .stderr(predicate::str::contains("scripts/install/cpsat"));
 }
 
 #[test]

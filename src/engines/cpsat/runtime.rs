@@ -5,7 +5,7 @@
 //!
 //! Discovery order (the first that exists wins; see docs/cpsat-runtime.md):
 //! 1. `SCRAMBLE_CPSAT_LIB`: the library file, or a directory holding it;
-//! 2. the project-local install made by `scripts/install-cpsat`:
+//! 2. the project-local install made by `scripts/install/cpsat`:
 //!    `.cpsat/ortools-VERSION/ortools/.libs/libortools.so.9` under the
 //!    checkout (the directory scramble was built from) or any ancestor of the
 //!    running executable;
@@ -33,7 +33,7 @@ pub(crate) const LIB_ENV: &str = "SCRAMBLE_CPSAT_LIB";
 /// Environment variable naming the Python interpreter to ask.
 pub(crate) const PYTHON_ENV: &str = "SCRAMBLE_PYTHON";
 
-/// The checkout scramble was built from (holds `scripts/install-cpsat`).
+/// The checkout scramble was built from (holds `scripts/install/cpsat`).
 const CHECKOUT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Errors finding or using the runtime.
@@ -73,10 +73,10 @@ pub enum RuntimeError {
 
 /// The command that installs the pinned runtime into this checkout.
 pub(crate) fn install_command() -> String {
-    format!("bash {CHECKOUT}/scripts/install-cpsat")
+    format!("bash {CHECKOUT}/scripts/install/cpsat")
 }
 
-/// Where `scripts/install-cpsat` puts the library, relative to a checkout.
+/// Where `scripts/install/cpsat` puts the library, relative to a checkout.
 pub(crate) fn local_install_relpath() -> PathBuf {
     PathBuf::from(format!(
         ".cpsat/ortools-{PINNED_VERSION}/ortools/.libs/{LIB_NAME}"

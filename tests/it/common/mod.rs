@@ -110,7 +110,7 @@ pub fn has_cpsat() -> bool {
         Err(e) => missing(
             "the CP-SAT runtime",
             &e.to_string(),
-            "run `bash scripts/install-cpsat`",
+            "run `bash scripts/install/cpsat`",
         ),
     }
 }
