@@ -11,6 +11,7 @@
 //! - [`Method::Estimate`]: Knuth's random-probe estimate (estimate.rs), for
 //!   puzzles neither exact method finishes, labelled as an estimate.
 
+mod auto;
 mod checkpoint;
 mod dp;
 mod estimate;
@@ -35,6 +36,7 @@ use crate::solve::{
 };
 use crate::symmetry::{Equivalence, labellings_per_picture, tile_kinds};
 
+pub use auto::{CheckBudget, auto_methods};
 pub use estimate::Estimate;
 pub(crate) use methods::check_checkpoint;
 use methods::run_method;
@@ -68,6 +70,9 @@ impl Method {
 pub struct CountOptions {
     /// The methods, run in this order.
     pub methods: Vec<Method>,
+    /// `--method auto`: a method after the first exact one only checks it,
+    /// on this budget ([`auto_methods`] chooses the methods).
+    pub check: Option<CheckBudget>,
     /// Estimate when no exact method finishes, even if not asked for.
     pub estimate_if_unfinished: bool,
     /// The whole count's time limit, shared among its methods
@@ -98,6 +103,7 @@ impl Default for CountOptions {
     fn default() -> Self {
         CountOptions {
             methods: vec![Method::Dp, Method::Enumerate],
+            check: None,
             estimate_if_unfinished: true,
             time_limit: None,
             threads: 1,
@@ -247,12 +253,33 @@ pub fn count(puzzle: &Puzzle, options: &CountOptions) -> CountReport {
             break;
         }
         let mut o = with_share(&mut share);
+        // A check of an exact count: its budget, unless the share is less.
+        let first = results.iter().find(|r| r.status == Status::Complete);
+        let budget = options
+            .check
+            .zip(first)
+            .map(|(b, r)| (b, r.method, b.after(r.time_s)))
+            .filter(|&(_, _, t)| o.time_limit.is_none_or(|share| t < share));
+        if let Some((_, _, t)) = budget {
+            o.time_limit = Some(t);
+        }
         if m == Method::Enumerate && o.order.is_none() {
             let (order, why) = enumeration_order(puzzle, &o);
             o.order = Some(order);
             chosen = Some((order, why));
         }
-        results.push(run_method(puzzle, m, labellings, &o));
+        let mut r = run_method(puzzle, m, labellings, &o);
+        if let Some((b, first, _)) = budget
+            && r.status == Status::Stopped
+            && !options.stop.is_stopped()
+        {
+            let note = b.note(first);
+            r.message = Some(match r.message.take() {
+                Some(m) => format!("{m}; {note}"),
+                None => note,
+            });
+        }
+        results.push(r);
     }
     let exact = |r: &MethodResult| r.status == Status::Complete;
     if fallback && !results.iter().any(exact) && !options.stop.is_stopped() {

@@ -18,11 +18,13 @@ pub struct CountArgs {
     pub hints: HintArgs,
     /// A counting method: dp (a dynamic programme over the board with
     /// Burnside's lemma), enumerate (backtracking, counting without
-    /// storing) or estimate (Knuth's random probes, not exact); repeat to
-    /// run several. Default: dp and enumerate, then an estimate if neither
-    /// finishes.
+    /// storing), estimate (Knuth's random probes, not exact) or auto; repeat
+    /// to run several. Default: auto, dp and enumerate in the order the
+    /// counting benchmark favours for the puzzle, the second a check of the
+    /// first on a budget (ten times its time, at least 10 s), then an
+    /// estimate if neither finishes (docs/count.md, "Which method when").
     #[arg(long = "method", value_enum, value_name = "METHOD")]
-    pub methods: Vec<Method>,
+    pub methods: Vec<MethodArg>,
     /// Which class count the last line gives: rotation (labelled solutions
     /// up to board turns) or picture (pictures up to board turns). All
     /// three counts are always reported.
@@ -86,7 +88,7 @@ pub enum CountFormat {
 pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     let shard = match args.shard {
         Some(a) => {
-            if args.methods.iter().any(|&m| m != Method::Enumerate) {
+            if args.methods.iter().any(|&m| m != MethodArg::Enumerate) {
                 return Err(CliError::Usage(
                     "--shard: only --method enumerate is cut into work units".into(),
                 ));
@@ -102,15 +104,20 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
         None => None,
     };
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
+    let default = args.methods.is_empty() || args.methods.contains(&MethodArg::Auto);
+    if default && args.methods.iter().any(|&m| m != MethodArg::Auto) {
+        return Err(CliError::Usage(
+            "--method auto chooses the methods: give it alone".into(),
+        ));
+    }
     let mut methods: Vec<Method> = Vec::new();
-    for &m in &args.methods {
+    for m in args.methods.iter().filter_map(|m| m.method()) {
         if !methods.contains(&m) {
             methods.push(m);
         }
     }
-    let default = methods.is_empty();
     if default {
-        methods = vec![Method::Dp, Method::Enumerate];
+        methods = count::auto_methods(&puzzle);
     }
     if args.checkpoint.is_some() && !methods.contains(&Method::Enumerate) {
         return Err(CliError::Usage(
@@ -124,6 +131,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     }
     let mut options = CountOptions {
         methods,
+        check: default.then(count::CheckBudget::default),
         estimate_if_unfinished: default,
         time_limit: args.time_limit,
         threads: args
@@ -154,6 +162,26 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
     };
     print(&text)?;
     Ok(exit_code(&report))
+}
+
+/// `--method`: a counting method, or `auto`, which chooses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    Dp,
+    Enumerate,
+    Estimate,
+    Auto,
+}
+
+impl MethodArg {
+    fn method(self) -> Option<Method> {
+        match self {
+            MethodArg::Dp => Some(Method::Dp),
+            MethodArg::Enumerate => Some(Method::Enumerate),
+            MethodArg::Estimate => Some(Method::Estimate),
+            MethodArg::Auto => None,
+        }
+    }
 }
 
 /// The exit code of a count report (of one run or merged shards).
