@@ -66,6 +66,16 @@ impl<'de> Deserialize<'de> for Engine {
     }
 }
 
+/// Who answered a run made of several engines (a race): that engine, what
+/// it searched and its version, which the result names instead of the
+/// race's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub engine: Engine,
+    pub searched: Searched,
+    pub version: String,
+}
+
 /// One run of an engine, ready to solve on any thread.
 pub type Built = Box<dyn Solver + Send + Sync>;
 

@@ -27,7 +27,7 @@ use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
 
 pub use collector::{Collector, Counts, UnitCounts};
 pub(crate) use collector::{Hooks, Setup};
-pub use kind::Engine;
+pub use kind::{Answer, Engine};
 pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 pub use stats::{Ended, Entrant, SolverStats};
@@ -288,16 +288,6 @@ pub enum RunStatus {
     Invalid(String),
 }
 
-/// Who answered a run made of several engines (a race): that engine, what
-/// it searched and its version, which the result names instead of the
-/// race's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
-    pub engine: Engine,
-    pub searched: Searched,
-    pub version: String,
-}
-
 /// What a backend returns after enumerating.
 #[derive(Clone, Debug)]
 pub struct SolverRun {
@@ -512,7 +502,13 @@ pub(crate) fn run_with<'p>(
     if !options.allow_unproven {
         options.symmetry.proven(options.equivalence)?;
     }
+    // One deadline for the run: the engine's stop and the collector's
+    // count from the same start (the command's, or this one).
     let now = Instant::now();
+    let options = &SolveOptions {
+        started: Some(options.started.unwrap_or(now)),
+        ..options.clone()
+    };
     let setup = Setup {
         keep: options.keep,
         equivalence: options.equivalence,
