@@ -49,12 +49,7 @@ pub(crate) fn engines_named(
     named: &[Engine],
     own: &crate::registry::EngineArgs,
 ) -> Result<Vec<Engine>, CliError> {
-    let mut kinds: Vec<Engine> = Vec::new();
-    for k in named {
-        if !kinds.contains(k) {
-            kinds.push(*k);
-        }
-    }
+    let kinds = crate::solve::kind::each_once(named);
     if kinds.is_empty() {
         return Err(CliError::Usage(
             "--solvers: name at least one solver".into(),
@@ -257,15 +252,7 @@ impl ShardArg {
 }
 
 /// A whole number of at least 1 (`--limit`, `--probes`, ...).
-pub(crate) fn parse_positive(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a whole number of at least 1, found {s:?}"
-        )),
-    }
-}
+pub(crate) use crate::solve::kind::positive as parse_positive;
 
 pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s

@@ -192,7 +192,10 @@ fn by_enumeration(
         if let Some(e) = c.write_error.take() {
             return Err(e.to_string());
         }
-        let of = own.units.map_or(String::new(), |n| format!(" of {n}"));
+        let of = own
+            .units
+            .units
+            .map_or(String::new(), |n| format!(" of {n}"));
         notes.push(format!(
             "{}{of} work units done, {skipped} of them in earlier runs; {:.0} s in all runs",
             c.done().count(),
@@ -226,7 +229,7 @@ fn by_enumeration(
     }
     let nodes = own.nodes;
     let weight = options.shard.map(|_| {
-        let depth = own.unit_depth.unwrap_or(0);
+        let depth = own.units.unit_depth.unwrap_or(0);
         let above = own
             .nodes_per_depth
             .as_ref()

@@ -149,6 +149,43 @@ pub trait EngineKind: 'static {
     fn merge(all: Vec<Self::Stats>) -> Self::Stats;
 }
 
+/// The values given, each once, in the order given (an option repeated,
+/// e.g. `--model table --model table`).
+pub fn each_once<T: PartialEq + Copy>(given: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for v in given {
+        if !out.contains(v) {
+            out.push(*v);
+        }
+    }
+    out
+}
+
+/// A whole number of at least 1 (`--restart-unit`, `--limit`, `--probes`, ...).
+pub fn positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a whole number of at least 1, found {s:?}"
+        )),
+    }
+}
+
+/// What a run over work units (`SolveOptions::units`) counts of them: how
+/// many in all, how many it searched, and how many cells each fixes. An
+/// engine that cuts its search into units flattens this into its
+/// statistics; a merge of shards has none (one run has no units).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnitStats {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units_run: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_depth: Option<usize>,
+}
+
 /// A name that no engine writes for what it searched.
 pub fn not_searched_by(engine: &str, text: &str) -> String {
     format!("{text:?} is not a model of the {engine} solver")

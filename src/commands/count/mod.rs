@@ -110,12 +110,8 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             "--method auto chooses the methods: give it alone".into(),
         ));
     }
-    let mut methods: Vec<Method> = Vec::new();
-    for m in args.methods.iter().filter_map(|m| m.method()) {
-        if !methods.contains(&m) {
-            methods.push(m);
-        }
-    }
+    let given: Vec<Method> = args.methods.iter().filter_map(|m| m.method()).collect();
+    let mut methods = crate::solve::kind::each_once(&given);
     if default {
         methods = count::auto_methods(&puzzle);
     }

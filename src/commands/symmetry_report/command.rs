@@ -158,10 +158,7 @@ fn engines(args: &ReportArgs) -> Result<Runs, CliError> {
     let own = args.constraints.given(Constraints::Within, &kinds, true)?;
     let own_symmetry = args.constraints_symmetry.clone().unwrap_or_default();
     let name = own.map(|(path, _)| {
-        let label = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |f| f.to_string_lossy().into(),
-        );
+        let label = crate::engines::cpsat::constraints_label(path);
         match own_symmetry.is_none() {
             true => format!("constraints:{label}"),
             false => format!("{}+constraints:{label}", own_symmetry.name()),

@@ -6,7 +6,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use super::{Backtrack, DEFAULT_ORDER, FIRST_SOLUTIONS_ORDER, Order, Restarts};
-use crate::solve::kind::{Build, Built, EngineKind, not_searched_by, sum};
+use crate::solve::kind::{Build, Built, EngineKind, UnitStats, not_searched_by, sum};
 use crate::solve::{Searched, SolveError, Turns};
 
 /// The backtracker, for `crate::registry`.
@@ -26,7 +26,7 @@ pub struct BacktrackArgs {
     pub no_restarts: bool,
     /// Backtracking restarts: the nodes of the shortest attempt (the Luby
     /// sequence times this). Default: 262144.
-    #[arg(long, value_name = "NODES", value_parser = positive)]
+    #[arg(long, value_name = "NODES", value_parser = crate::solve::kind::positive)]
     pub restart_unit: Option<u64>,
     /// Backtracking restarts: the seed of the tile orders. Default: 1.
     #[arg(long, value_name = "N")]
@@ -36,16 +36,6 @@ pub struct BacktrackArgs {
     /// (docs/backtracking.md, "Lookahead").
     #[arg(long)]
     pub no_lookahead: bool,
-}
-
-fn positive(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a whole number of at least 1, found {s:?}"
-        )),
-    }
 }
 
 impl BacktrackArgs {
@@ -102,14 +92,8 @@ pub struct Stats {
     pub nodes_per_depth: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_per_second: Option<f64>,
-    /// With work units: how many in all, how many this run searched, and
-    /// how many cells each fixes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units_run: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit_depth: Option<usize>,
+    #[serde(flatten)]
+    pub units: UnitStats,
     /// With restarts (first solutions): the attempts started, over all
     /// workers.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -164,7 +148,7 @@ impl EngineKind for Kind {
     /// Work summed; the nodes of the levels every shard searched to find
     /// its units counted once; no unit counts (one run has none).
     fn merge(all: Vec<Stats>) -> Stats {
-        let depth = all.iter().find_map(|s| s.unit_depth).unwrap_or(0);
+        let depth = all.iter().find_map(|s| s.units.unit_depth).unwrap_or(0);
         let per_depth = all.iter().fold(None::<Vec<u64>>, |acc, s| {
             let Some(v) = &s.nodes_per_depth else {
                 return acc;
@@ -191,9 +175,7 @@ impl EngineKind for Kind {
             nodes_per_second: nodes
                 .zip(wall)
                 .map(|(n, w)| if w > 0.0 { n as f64 / w } else { 0.0 }),
-            units: None,
-            units_run: None,
-            unit_depth: None,
+            units: UnitStats::default(),
             attempts: sum(all.iter().map(|s| s.attempts)),
         }
     }

@@ -272,9 +272,11 @@ impl Solver for Backtrack {
                 }),
                 wall_time_s: Some(elapsed),
                 workers: Some(threads),
-                units: units.as_ref().map(|u| u.total as u64),
-                units_run: units.as_ref().map(|u| u.run as u64),
-                unit_depth: units.as_ref().map(|u| u.depth),
+                units: crate::solve::kind::UnitStats {
+                    units: units.as_ref().map(|u| u.total as u64),
+                    units_run: units.as_ref().map(|u| u.run as u64),
+                    unit_depth: units.as_ref().map(|u| u.depth),
+                },
                 attempts,
             }),
         })

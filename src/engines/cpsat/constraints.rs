@@ -276,10 +276,7 @@ impl UserConstraints {
 
     /// A short name for reports: the file's name without its folder.
     pub fn label(&self) -> String {
-        std::path::Path::new(&self.origin)
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| self.origin.clone())
+        label(std::path::Path::new(&self.origin))
     }
 
     /// How many constraints the file has.
@@ -442,6 +439,15 @@ fn remap(
             x => map(x, var, interval),
         }
     }
+}
+
+/// The short name reports give a constraints file: its name without its
+/// folder (the whole path where it has none).
+pub fn label(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |f| f.to_string_lossy().into(),
+    )
 }
 
 #[cfg(test)]

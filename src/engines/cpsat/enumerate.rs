@@ -177,9 +177,11 @@ fn first_stats(
         subproblems_split: Some(0),
         max_split_depth: Some(initial_depth),
         workers: Some(threads),
-        units: unit_stats.map(|u| u.0),
-        units_run: unit_stats.map(|u| u.1),
-        unit_depth: unit_stats.map(|u| u.2),
+        units: crate::solve::kind::UnitStats {
+            units: unit_stats.map(|u| u.0),
+            units_run: unit_stats.map(|u| u.1),
+            unit_depth: unit_stats.map(|u| u.2),
+        },
         ..Default::default()
     }
 }

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::CpSat;
 use crate::model::Choice;
-use crate::solve::kind::{Build, Built, Constraints, EngineKind, max, not_searched_by, sum};
+use crate::solve::kind::{
+    Build, Built, Constraints, EngineKind, UnitStats, each_once, max, not_searched_by, sum,
+};
 use crate::solve::{Searched, SolveError, Split};
 
 /// CP-SAT, for `crate::registry`.
@@ -33,12 +35,7 @@ pub struct CpSatArgs {
 impl CpSatArgs {
     /// The models asked for, or the default one; each once, in order.
     pub fn chosen(&self) -> Vec<Choice> {
-        let mut out: Vec<Choice> = Vec::new();
-        for m in &self.models {
-            if !out.contains(m) {
-                out.push(*m);
-            }
-        }
+        let mut out = each_once(&self.models);
         if out.is_empty() {
             out.push(Choice::default());
         }
@@ -77,14 +74,8 @@ pub struct Stats {
     pub max_split_depth: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<usize>,
-    /// With work units: how many in all, how many this run searched, and
-    /// how many cells each fixes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units_run: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit_depth: Option<usize>,
+    #[serde(flatten)]
+    pub units: UnitStats,
 }
 
 impl CpSat {
@@ -170,9 +161,7 @@ impl EngineKind for Kind {
             subproblems_split: sum(all.iter().map(|s| s.subproblems_split)),
             max_split_depth: max(all.iter().map(|s| s.max_split_depth)),
             workers: all.first().and_then(|s| s.workers),
-            units: None,
-            units_run: None,
-            unit_depth: None,
+            units: UnitStats::default(),
         }
     }
 }

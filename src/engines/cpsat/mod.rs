@@ -43,7 +43,7 @@ use crate::symmetry::{
 };
 
 pub use best::{BestModel, Found, Slice};
-pub use constraints::{ConstraintsError, UserConstraints};
+pub use constraints::{ConstraintsError, UserConstraints, label as constraints_label};
 pub use run::Expansion;
 
 pub use runtime::{PINNED_VERSION, RuntimeError};

@@ -5,7 +5,9 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use super::{Encoding, Sat};
-use crate::solve::kind::{Build, Built, EngineKind, max, not_searched_by, sum};
+use crate::solve::kind::{
+    Build, Built, EngineKind, UnitStats, each_once, max, not_searched_by, sum,
+};
 use crate::solve::{Searched, SolveError};
 
 /// The SAT engine, for `crate::registry`.
@@ -25,12 +27,7 @@ pub struct SatArgs {
 impl SatArgs {
     /// The engines asked for, or the default one; each once, in order.
     pub fn solvers(&self) -> Vec<Sat> {
-        let mut out: Vec<Encoding> = Vec::new();
-        for e in &self.encodings {
-            if !out.contains(e) {
-                out.push(*e);
-            }
-        }
+        let mut out = each_once(&self.encodings);
         if out.is_empty() {
             out.push(Encoding::default());
         }
@@ -49,14 +46,8 @@ pub struct Stats {
     pub wall_time_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<usize>,
-    /// With work units: how many in all, how many this run searched, and
-    /// how many cells each fixes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units_run: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit_depth: Option<usize>,
+    #[serde(flatten)]
+    pub units: UnitStats,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variables: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,9 +91,7 @@ impl EngineKind for Kind {
             conflicts: sum(all.iter().map(|s| s.conflicts)),
             wall_time_s: sum(all.iter().map(|s| s.wall_time_s)),
             workers: all.first().and_then(|s| s.workers),
-            units: None,
-            units_run: None,
-            unit_depth: None,
+            units: UnitStats::default(),
             variables: max(all.iter().map(|s| s.variables)),
             clauses: max(all.iter().map(|s| s.clauses)),
             sat_solves: sum(all.iter().map(|s| s.sat_solves)),

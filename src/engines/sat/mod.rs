@@ -303,9 +303,11 @@ impl Solver for Sat {
                 sat_solves: Some(effort.iter().map(|e| e.solves).sum()),
                 variables: Some(cnf.vars as u64),
                 clauses: Some(cnf.clauses as u64),
-                units: options.units.as_ref().map(|_| units.len() as u64),
-                units_run: options.units.as_ref().map(|_| units_run as u64),
-                unit_depth: options.units.as_ref().map(|_| 1),
+                units: crate::solve::kind::UnitStats {
+                    units: options.units.as_ref().map(|_| units.len() as u64),
+                    units_run: options.units.as_ref().map(|_| units_run as u64),
+                    unit_depth: options.units.as_ref().map(|_| 1),
+                },
             }),
         })
     }
