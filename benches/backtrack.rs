@@ -35,7 +35,9 @@ fn options(threads: usize) -> SolveOptions {
 
 fn count(solver: &dyn Solver, p: &Puzzle, opts: &SolveOptions) -> (u64, u64) {
     let mut c = Count::default();
-    let run = solver.enumerate(p, opts, &mut c).unwrap();
+    let run = solver
+        .enumerate(p, opts, &scramble::solve::Cancel::never(), &mut c)
+        .unwrap();
     (c.0, run.stats.count("nodes").unwrap_or(0))
 }
 

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Placement;
+use crate::cancel::Cancel;
 use crate::engines::backtrack::Backtrack;
 use crate::engines::sat::Sat;
 use crate::puzzle::Puzzle;
@@ -176,12 +177,13 @@ impl Solver for Auto {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         if options.limit.is_none() {
             let start = Instant::now();
             let complete = complete_engine(puzzle);
-            let mut run = complete.enumerate(puzzle, options, callback)?;
+            let mut run = complete.enumerate(puzzle, options, cancel, callback)?;
             run.answered = Some(answer(complete.as_ref()));
             run.stats.race = Some(vec![entrant(
                 complete.as_ref(),
@@ -191,7 +193,7 @@ impl Solver for Auto {
             )]);
             return Ok(run);
         }
-        self.race(puzzle, options, callback)
+        self.race(puzzle, options, cancel, callback)
     }
 }
 
@@ -212,9 +214,13 @@ impl Auto {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
+        // The entrants' stop: the run's deadline, and a token of the race's
+        // own, which the run's token (Ctrl-C) triggers too.
         let stop = StopToken::new();
+        let own = Cancel::new(stop.clone(), cancel.deadline());
         let decided = AtomicBool::new(false);
         let mut winner: Option<usize> = None;
         let mut ends: Vec<Option<End>> = (0..self.entrants.len()).map(|_| None).collect();
@@ -233,7 +239,6 @@ impl Auto {
             };
             let opts = SolveOptions {
                 threads,
-                stop: stop.clone(),
                 ..options.clone()
             };
             let mut relay = Relay {
@@ -249,7 +254,7 @@ impl Auto {
                 std::thread::sleep(Duration::from_millis(5));
             }
             let begun = Instant::now();
-            let run = self.entrants[index].enumerate(puzzle, &opts, &mut relay);
+            let run = self.entrants[index].enumerate(puzzle, &opts, &own, &mut relay);
             tx.send(Message::Done(
                 index,
                 End::Ran(Box::new(run), begun.elapsed()),
@@ -261,7 +266,7 @@ impl Auto {
             entrant,
             |event, _| {
                 // Ctrl-C reaches the entrants through the race's own stop.
-                if options.stop.is_stopped() {
+                if cancel.token().is_stopped() {
                     stop.stop();
                 }
                 match event {

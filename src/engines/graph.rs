@@ -19,6 +19,7 @@
 use std::time::Instant;
 
 use crate::board::{Placement, Solution};
+use crate::cancel::Cancel;
 use crate::puzzle::{Edge, Half, Puzzle};
 use crate::solve::kind::{Build, Built, EngineKind, NoArgs, not_searched_by, sum};
 use crate::solve::{
@@ -340,6 +341,7 @@ impl Solver for GraphSolver {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         if options.units.is_some() {
@@ -353,9 +355,8 @@ impl Solver for GraphSolver {
             return Err(SolveError::Unsupported(why));
         }
         let start = Instant::now();
-        // The run's one stop: Ctrl-C and the time limit, looked at before
-        // each phase and each subgraph.
-        let cancel = options.cancel(start);
+        // The run's one stop (Ctrl-C and the time limit) is looked at
+        // before each phase and each subgraph.
         let g = RecordingGraph::of(puzzle);
         if let Err(why) = cancel.check() {
             return Ok(stopped(why.into(), start));

@@ -197,6 +197,19 @@ impl SolveOptions {
         self.time_limit.map(|t| self.started.unwrap_or(start) + t)
     }
 
+    /// Whether `puzzle` can be solved with these options' symmetry: its
+    /// rules fit the puzzle's shape and, unless `allow_unproven`, they are
+    /// proven to keep a member of every class under `equivalence`. The one
+    /// check of a run: [`run`] makes it, and a command makes it before its
+    /// first output.
+    pub fn check(&self, puzzle: &Puzzle) -> Result<(), SolveError> {
+        self.symmetry.check(puzzle)?;
+        if !self.allow_unproven {
+            self.symmetry.proven(self.equivalence)?;
+        }
+        Ok(())
+    }
+
     /// What stops a solve that started at `start`: the caller's token and
     /// the deadline.
     pub(crate) fn cancel(&self, start: Instant) -> Cancel {
@@ -406,11 +419,15 @@ pub trait Solver {
     fn model_size(&self, _puzzle: &Puzzle, _symmetry: &Symmetry) -> Option<crate::model::Size> {
         None
     }
-    /// Enumerate every solution of the puzzle into `callback`.
+    /// Enumerate every solution of the puzzle into `callback`, stopping
+    /// when `cancel` says so: the run's one stop (the caller's token and
+    /// the run's deadline), built once by [`run`] and shared with its
+    /// collector.
     fn enumerate(
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError>;
 }
@@ -498,10 +515,7 @@ pub(crate) fn run_with<'p>(
     options: &SolveOptions,
     hooks: Hooks<'p>,
 ) -> Result<SolveResult, SolveError> {
-    options.symmetry.check(puzzle)?;
-    if !options.allow_unproven {
-        options.symmetry.proven(options.equivalence)?;
-    }
+    options.check(puzzle)?;
     // One deadline for the run: the engine's stop and the collector's
     // count from the same start (the command's, or this one).
     let now = Instant::now();
@@ -509,16 +523,17 @@ pub(crate) fn run_with<'p>(
         started: Some(options.started.unwrap_or(now)),
         ..options.clone()
     };
+    let cancel = options.cancel(now);
     let setup = Setup {
         keep: options.keep,
         equivalence: options.equivalence,
         limit: options.limit,
         exact: solver.exact_reports(),
-        cancel: options.cancel(now),
+        cancel: cancel.clone(),
     };
     let mut collector = Collector::new(puzzle, setup, hooks);
     let start = collector.started();
-    let mut run = solver.enumerate(puzzle, options, &mut collector)?;
+    let mut run = solver.enumerate(puzzle, options, &cancel, &mut collector)?;
     if let Some(reason) = collector.cut {
         // An expansion cut short: what the solver found is a subset.
         run.status = RunStatus::Stopped(reason);

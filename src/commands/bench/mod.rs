@@ -404,6 +404,7 @@ mod tests {
             &self,
             puzzle: &Puzzle,
             options: &SolveOptions,
+            cancel: &crate::cancel::Cancel,
             callback: &mut dyn SolutionCallback,
         ) -> Result<SolverRun, SolveError> {
             struct Skip<'a>(&'a mut dyn SolutionCallback, bool);
@@ -420,7 +421,7 @@ mod tests {
                     }
                 }
             }
-            Backtrack::default().enumerate(puzzle, options, &mut Skip(callback, false))
+            Backtrack::default().enumerate(puzzle, options, cancel, &mut Skip(callback, false))
         }
     }
 

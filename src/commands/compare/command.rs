@@ -35,16 +35,15 @@ pub struct CompareArgs {
 pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
-    for (_, p) in &puzzles {
-        args.symmetry.check(p).map_err(SolveError::from)?;
-    }
-    args.unproven.check([&args.symmetry], args.equivalence)?;
     let options = SolveOptions {
         symmetry: args.symmetry.clone(),
         allow_unproven: args.unproven.allow_unproven_symmetry,
         equivalence: args.equivalence,
         ..args.run.options(&stop)
     };
+    for (_, p) in &puzzles {
+        options.check(p)?;
+    }
     let build = crate::solve::kind::Build {
         turns: args.turns.turns(),
         memory_limit: args.run.memory.bytes(),

@@ -359,8 +359,6 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     let shard = usage(args)?;
     let jsonl = args.format == Format::Jsonl;
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
-    args.symmetry.check(&puzzle).map_err(SolveError::from)?;
-    args.unproven.check([&args.symmetry], args.equivalence)?;
     // Refuse a bad output folder or bad tile images before solving.
     let images = match &args.out {
         Some(dir) => {
@@ -388,6 +386,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         units: shard.map(|s| std::sync::Arc::new(crate::solve::Units::shard(s))),
         ..args.run.options(&stop)
     };
+    options.check(&puzzle)?;
     // A write error of the JSON Lines stream (declared before the collector
     // that borrows it).
     let failed: RefCell<Option<std::io::Error>> = RefCell::new(None);

@@ -195,6 +195,7 @@ impl Solver for Backtrack {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         fits(puzzle)?;
@@ -215,7 +216,7 @@ impl Solver for Backtrack {
             lists: false,
             lookahead: self.lookahead && options.limit.is_some() && options.units.is_none(),
         };
-        let watch = Watch::new(options, start);
+        let watch = Watch::new(cancel);
         let check = || watch.check();
         let stop = AtomicBool::new(check());
         let threads = options.threads.max(1);
@@ -304,9 +305,9 @@ struct Watch {
 }
 
 impl Watch {
-    fn new(options: &SolveOptions, start: Instant) -> Watch {
+    fn new(cancel: &Cancel) -> Watch {
         Watch {
-            cancel: options.cancel(start),
+            cancel: cancel.clone(),
             why: OnceLock::new(),
         }
     }
@@ -361,7 +362,7 @@ mod tests {
             threads,
             ..SolveOptions::default()
         };
-        let run = bt.enumerate(p, &opts, &mut b).unwrap();
+        let run = bt.enumerate(p, &opts, &Cancel::never(), &mut b).unwrap();
         b.0.sort_by_key(|cells| {
             cells
                 .iter()
@@ -406,7 +407,8 @@ mod tests {
                 ..SolveOptions::default()
             };
             let mut cb = StopAtFirst { token, boards: 0 };
-            let run = bt.enumerate(&p, &opts, &mut cb).unwrap();
+            let cancel = opts.cancel(Instant::now());
+            let run = bt.enumerate(&p, &opts, &cancel, &mut cb).unwrap();
             assert!(
                 matches!(run.status, RunStatus::Stopped(_)),
                 "{threads} threads"
@@ -474,7 +476,10 @@ mod tests {
             ..SolveOptions::default()
         };
         let mut b = Boards::default();
-        let run = Backtrack::default().enumerate(&p, &opts, &mut b).unwrap();
+        let cancel = opts.cancel(Instant::now());
+        let run = Backtrack::default()
+            .enumerate(&p, &opts, &cancel, &mut b)
+            .unwrap();
         assert_eq!(run.status, RunStatus::Stopped(StopReason::Interrupted));
         assert!(b.0.is_empty());
         assert_eq!(run.stats.count("nodes"), Some(0));

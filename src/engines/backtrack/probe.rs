@@ -81,7 +81,7 @@ pub fn probe(
     let none = Symmetry::none();
     let t = Tables::new(puzzle, order, &none, Setup::turns(Turns::Full));
     let build_s = start.elapsed().as_secs_f64();
-    let watch = Watch::new(options, start);
+    let watch = Watch::new(&options.cancel(start));
     let check = || watch.check();
     let stop = AtomicBool::new(check());
     let mut found: Option<Vec<u16>> = None;

@@ -132,7 +132,7 @@ pub fn estimate_tree(
     let start = Instant::now();
     let none = Symmetry::none();
     let t = Tables::new(puzzle, order, &none, Setup::turns(Turns::Full));
-    let watch = Watch::new(options, start);
+    let watch = Watch::new(&options.cancel(start));
     let check = || watch.check();
     let stop = AtomicBool::new(check());
     let mut rng = Rng::new(seed);

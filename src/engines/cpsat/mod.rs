@@ -265,12 +265,12 @@ impl Solver for CpSat {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
         // The run's memory is counted from what the process holds now.
         let run_ceiling = ceiling::for_run(self.limits.memory_ceiling);
-        let cancel = options.cancel(start);
         let built = model_for(
             puzzle,
             self.encoding,

@@ -13,6 +13,7 @@ mod search;
 use std::time::Instant;
 
 use crate::board::Solution;
+use crate::cancel::Cancel;
 use crate::cancel::StopToken;
 use crate::model::BuildError;
 use crate::puzzle::Puzzle;
@@ -204,14 +205,14 @@ impl Solver for Sat {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
-        let cancel = options.cancel(start);
         let kinds = kinds(puzzle, &options.symmetry, options.units.is_some());
         let (searched, stands) =
             reduction(puzzle, &options.symmetry, kinds, options.units.is_some());
-        let cnf = match cnf::build(puzzle, self.encoding, &searched, kinds, &cancel) {
+        let cnf = match cnf::build(puzzle, self.encoding, &searched, kinds, cancel) {
             Err(SolveError::Model(e @ (BuildError::Interrupted | BuildError::TimeLimit))) => {
                 return Ok(SolverRun::stopped_while_building(&e));
             }

@@ -5,11 +5,10 @@
 //! `crate::registry` (the house test holds that), and that every command
 //! that builds engines then runs it (the tests below).
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Placement, Solution};
+use crate::cancel::Cancel;
 use crate::puzzle::Puzzle;
 use crate::solve::kind::{Build, Built, EngineKind, not_searched_by, sum};
 use crate::solve::{
@@ -86,6 +85,7 @@ impl Solver for Toy {
         &self,
         puzzle: &Puzzle,
         options: &SolveOptions,
+        cancel: &Cancel,
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         if let Some(why) = Kind::covers(puzzle) {
@@ -104,7 +104,7 @@ impl Solver for Toy {
             puzzle,
             options,
             order,
-            cancel: options.cancel(Instant::now()),
+            cancel: cancel.clone(),
             board: Vec::new(),
             used: vec![false; puzzle.len()],
             placements: 0,
