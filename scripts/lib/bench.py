@@ -1,6 +1,7 @@
 """What the benchmark scripts share: where things are, running scramble and
-reading its report, medians, a baseline build of another revision, and
-Markdown tables. Imported by the scripts beside it (scripts/ab and the
+reading its report, medians, a baseline build of another revision, the
+one A/B loop (`Case` and `alternate`: every variant measured in turn on
+each case, side by side in one run) and Markdown tables. Imported by the scripts beside it (scripts/ab and the
 bench-* scripts): `sys.path.insert(0, os.path.join(os.path.dirname(
 os.path.abspath(__file__)), "lib"))`, then `import bench`.
 """
@@ -83,3 +84,46 @@ def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+class Case:
+    """One thing measured: `measure(variant)` gives {metric: value} and,
+    optionally, under "same", what every variant must agree on (the nodes
+    of a search)."""
+
+    def __init__(self, label, measure):
+        self.label, self.measure = label, measure
+
+
+def alternate(cases, variants, rounds, progress=True):
+    """The A/B loop of every benchmark script: each case measured `rounds`
+    times with every variant of `variants` ([(name, variant)]: a binary, a
+    binary with options, a reference program), the variants in turn and
+    the one that goes first turning with each round and case, so none
+    always runs on a cooler machine. `rounds` is a number, or {name:
+    rounds} where some variants run fewer times (a slow yardstick).
+    Returns [(case, {name: [metrics, in round order]})]; a case whose
+    variants disagree on "same" stops the run."""
+    if isinstance(rounds, int):
+        rounds = {name: rounds for name, _ in variants}
+    got = []
+    for k, case in enumerate(cases):
+        runs = {name: [] for name, _ in variants}
+        for r in range(max(rounds.values(), default=0)):
+            shift = (k + r) % len(variants)
+            for name, variant in variants[shift:] + variants[:shift]:
+                if r < rounds[name]:
+                    runs[name].append(case.measure(variant))
+        same = {repr(m.get("same")) for ms in runs.values() for m in ms
+                if isinstance(m, dict) and "same" in m}
+        if len(same) > 1:
+            raise SystemExit(f"{case.label}: the variants disagree: {sorted(same)}")
+        got.append((case, runs))
+        if progress:
+            print(f"{case.label}: done", file=sys.stderr, flush=True)
+    return got
+
+
+def medians(runs, metric):
+    """{name: the median of `metric` over that variant's rounds}."""
+    return {name: median(m.get(metric) for m in ms) for name, ms in runs.items()}
