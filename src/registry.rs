@@ -136,6 +136,11 @@ pub fn parser() -> impl TypedValueParser<Value = Engine> {
     .map(|name: String| all().find(|e| e.name() == name).expect("a possible value"))
 }
 
+/// The engine named `name`, if one is registered.
+pub fn named(name: &str) -> Option<Engine> {
+    all().find(|e| e.name() == name)
+}
+
 /// What a saved report of `engine` names what it searched, read back by
 /// its engine.
 pub fn read_searched(engine: Engine, text: &str) -> Result<Searched, String> {
@@ -192,6 +197,50 @@ impl clap::Args for EngineArgs {
 }
 
 impl EngineArgs {
+    /// Every engine's options from keywords (a caller in this process, the
+    /// Python package): a keyword is an option's long name with `_` for
+    /// `-` (`no_restarts`), its values texts (several: a repeated option;
+    /// a switch's `true` or `false`). Each engine parses its own by its
+    /// own definition, so values are checked as on the command line.
+    /// Returns the options and the keywords no engine takes.
+    pub fn from_keywords(
+        keywords: &[(String, Vec<String>)],
+    ) -> Result<(EngineArgs, Vec<String>), String> {
+        let mut taken = vec![false; keywords.len()];
+        let mut all = Vec::with_capacity(ENGINES.len());
+        for k in ENGINES {
+            let cmd = k.augment(Command::new(k.name()).no_binary_name(true));
+            let mut argv = Vec::new();
+            for (i, (name, values)) in keywords.iter().enumerate() {
+                let long = name.replace('_', "-");
+                let Some(arg) = cmd.get_arguments().find(|a| a.get_long() == Some(&long)) else {
+                    continue;
+                };
+                taken[i] = true;
+                let switch = matches!(arg.get_action(), clap::ArgAction::SetTrue);
+                for v in values {
+                    match (switch, v.as_str()) {
+                        (true, "true") => argv.push(format!("--{long}")),
+                        (true, "false") => {}
+                        (true, _) => return Err(format!("{name}: expected True or False")),
+                        (false, _) => argv.extend([format!("--{long}"), v.clone()]),
+                    }
+                }
+            }
+            let m = cmd
+                .try_get_matches_from(argv)
+                .map_err(|e| e.render().to_string().trim().to_string())?;
+            all.push(k.parse(&m).map_err(|e| e.to_string())?);
+        }
+        let left = keywords
+            .iter()
+            .zip(taken)
+            .filter(|(_, t)| !t)
+            .map(|((name, _), _)| name.clone())
+            .collect();
+        Ok((EngineArgs(all), left))
+    }
+
     /// One engine's own options, typed (a command's use of a feature that
     /// is that engine's own, e.g. CP-SAT's models for `--dump-model`).
     pub fn get<A: 'static>(&self) -> Option<&A> {

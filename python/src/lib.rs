@@ -1,25 +1,36 @@
 //! `scramble._native`: the library behind the CLI, called in-process from
 //! Python (python/py/scramble/ wraps it; docs/python.md).
 //!
-//! Three entry points, all thin:
+//! The entry points, all thin:
+//! - [`solve`] and [`count`]: the library's solve and count with typed
+//!   options read from the call's keywords (keywords.rs) and the report
+//!   handed back as Python objects (to_py.rs), no text on the way;
 //! - [`run`]: a command line run exactly as the binary runs it
-//!   (`scramble::commands::run_captured`), so options, validation, messages and
-//!   results are the CLI's own; the GIL is released while it runs and
-//!   Ctrl-C (SIGINT in a notebook) stops the search cleanly;
+//!   (`scramble::commands::run_captured`), for the commands and options
+//!   that write files or text;
 //! - [`svg`] / [`png`]: a board drawn by scramble's renderer;
-//! - the exception types, raised with the CLI's messages.
+//! - the exception types, raised by the error's class with its message.
+//!
+//! Searches run on a thread of their own without the GIL; Ctrl-C (SIGINT
+//! in a notebook) stops them cleanly ([`in_background`]).
 
-use std::path::Path;
+mod keywords;
+mod to_py;
+
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use scramble::board::{Placement, Solution};
-use scramble::commands::{CliError, HintArgs, run_captured};
+use scramble::commands::{CliError, ErrorClass, HintArgs, SolveArgs, SolveFormat, run_captured};
+use scramble::count::{CountRequest, Method};
 use scramble::puzzle::Puzzle;
 use scramble::solve::StopToken;
+
+use keywords::Keywords;
 
 create_exception!(
     _native,
@@ -40,29 +51,29 @@ create_exception!(
     "The solver failed or is missing (the CP-SAT runtime): the CLI's exit code 3."
 );
 
-/// The Python exception for a CLI error: the same message, the class by
-/// its exit code.
+/// The Python exception for an error: the same message, the class by
+/// the error's own.
 fn to_py(e: CliError) -> PyErr {
     let message = e.to_string();
-    match e.exit_code() {
-        2 => InputError::new_err(message),
-        3 => SolverError::new_err(message),
-        _ => ScrambleError::new_err(message),
+    match e.class() {
+        ErrorClass::Input => InputError::new_err(message),
+        ErrorClass::Solver => SolverError::new_err(message),
     }
 }
 
-/// Run `args` (a command line without the program name) in-process; returns
-/// (exit code, standard output). The search runs on a thread of its own
-/// without the GIL; this thread looks for signals every 50 ms and, on
-/// KeyboardInterrupt, stops the search, waits for it to end and raises.
-#[pyfunction]
-fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
+/// `work` on a thread of its own, the GIL released; this thread looks for
+/// signals every 50 ms and, on KeyboardInterrupt, stops the work (its
+/// token), waits for it to end and raises.
+fn in_background<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(StopToken) -> T + Send + 'static,
+) -> PyResult<T> {
     let stop = StopToken::new();
     let (tx, mut rx) = std::sync::mpsc::channel();
     let worker = {
         let stop = stop.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(run_captured(&args, stop));
+            let _ = tx.send(work(stop));
         })
     };
     loop {
@@ -73,7 +84,7 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
         match got {
             Ok(result) => {
                 let _ = worker.join();
-                return result.map_err(to_py);
+                return Ok(result);
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 let _ = worker.join();
@@ -96,6 +107,195 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
             return Err(e);
         }
     }
+}
+
+/// Run `args` (a command line without the program name) in-process; returns
+/// (exit code, standard output).
+#[pyfunction]
+fn run(py: Python<'_>, args: Vec<String>) -> PyResult<(u8, String)> {
+    in_background(py, move |stop| run_captured(&args, stop))?.map_err(to_py)
+}
+
+/// The options of solve the command line alone takes (they write files
+/// or text): named in the error, with where to find them.
+const COMMAND_LINE_ONLY: &[&str] = &[
+    "format",
+    "out",
+    "force",
+    "pictures",
+    "dump_model",
+    "shard",
+    "tiles",
+    "no_images",
+];
+
+/// `solve`'s options from the call's keywords, every other one the
+/// command line's default.
+fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<SolveArgs> {
+    let mut a = SolveArgs::of(PathBuf::from(path));
+    a.format = SolveFormat::Json;
+    a.hints = HintArgs { hints };
+    if let Some(name) = kw.text("solver")? {
+        a.solver = scramble::registry::named(&name).ok_or_else(|| {
+            let names: Vec<_> = scramble::registry::all().map(|e| e.name()).collect();
+            InputError::new_err(format!(
+                "solve: solver: {name:?} is not one of {}",
+                names.join(", ")
+            ))
+        })?;
+    }
+    a.all = kw.flag("all")?;
+    a.count = kw.flag("count")?;
+    a.limit = kw.number("limit", 1, u64::MAX)?;
+    a.run.time_limit = kw.seconds("time_limit")?;
+    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
+    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    if let Some(s) = kw.parsed("symmetry")? {
+        a.symmetry = s;
+    }
+    a.unproven.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
+    if let Some(e) = kw.choice("equivalence")? {
+        a.equivalence = e;
+    }
+    a.turns.full_tree = kw.flag("full_tree")?;
+    a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
+    let (engines, left) = scramble::registry::EngineArgs::from_keywords(&kw.rest()?)
+        .map_err(|e| InputError::new_err(format!("solve: {e}")))?;
+    a.engines = engines;
+    if let Some(name) = left.first() {
+        let why = if COMMAND_LINE_ONLY.contains(&name.as_str()) {
+            "an option of the command line alone (it writes files or text): \
+             scramble.run(\"solve\", ...) takes it"
+        } else {
+            "no such option"
+        };
+        return Err(InputError::new_err(format!("solve: {name}: {why}")));
+    }
+    Ok(a)
+}
+
+/// Solve the puzzle at `path` (with `hints` fixed) as `scramble solve`
+/// does, its options the keywords of `options`; returns (the report as
+/// `--format json` has it, the exit code the command would end with).
+#[pyfunction]
+#[pyo3(signature = (path, hints, options=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    path: &str,
+    hints: Vec<String>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, u8)> {
+    let mut kw = Keywords::new("solve", options)?;
+    let args = solve_args(path, hints, &mut kw)?;
+    kw.finish()?;
+    let solved =
+        in_background(py, move |stop| scramble::commands::solved(&args, stop))?.map_err(to_py)?;
+    Ok((to_py::to_py(py, &solved)?, solved.exit_code))
+}
+
+/// Count the solutions of the puzzle at `path` as `scramble count` does;
+/// returns (the report as `--format json` has it, the exit code: 0 for an
+/// exact count the methods agree on, else 1).
+#[pyfunction]
+#[pyo3(signature = (path, hints, options=None))]
+fn count<'py>(
+    py: Python<'py>,
+    path: &str,
+    hints: Vec<String>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, u8)> {
+    let mut kw = Keywords::new("count", options)?;
+    let mut methods = Vec::new();
+    let names = kw.texts("method")?;
+    if names.len() > 1 && names.iter().any(|n| n == "auto") {
+        return Err(InputError::new_err(
+            "count: method: auto chooses the methods: give it alone",
+        ));
+    }
+    for name in names {
+        if name != "auto" {
+            methods.push(
+                <Method as clap::ValueEnum>::from_str(&name, false).map_err(|_| {
+                    InputError::new_err(format!(
+                        "count: method: {name:?} is not one of dp, enumerate, estimate, auto"
+                    ))
+                })?,
+            );
+        }
+    }
+    let request = CountRequest {
+        methods,
+        time_limit: kw.seconds("time_limit")?,
+        threads: kw.number("threads", 1, 1024)?.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        ),
+        max_states: kw
+            .number("max_states", 1, u64::MAX)?
+            .map_or(CountRequest::default().max_states, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            }),
+        probes: kw.number("probes", 1, u64::MAX)?,
+        seed: kw.number("seed", 0, u64::MAX)?.unwrap_or(1),
+        checkpoint: kw.text("checkpoint")?.map(PathBuf::from),
+        order: kw.choice("order")?,
+        ..CountRequest::default()
+    };
+    // Which count the text's last line gives: the report has them all.
+    let _ = kw.choice::<scramble::symmetry::Equivalence>("equivalence")?;
+    kw.finish()?;
+    let puzzle = load(path, hints)?;
+    let report = in_background(py, move |stop| {
+        let options = CountRequest { stop, ..request }.options(&puzzle)?;
+        Ok::<_, String>(scramble::count::count(&puzzle, &options))
+    })?
+    .map_err(InputError::new_err)?;
+    let exact = report.counts.is_some() && report.disagreement.is_none();
+    Ok((to_py::to_py(py, &report)?, u8::from(!exact)))
+}
+
+/// `text` parsed as the command line parses an option's value; an
+/// [`InputError`] naming the option otherwise.
+fn option<T: std::str::FromStr>(call: &str, name: &str, text: &str) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|e| InputError::new_err(format!("{call}: {name}: {text:?}: {e}")))
+}
+
+/// The CP model a solve would give CP-SAT (`scramble model`), in protobuf
+/// text format: formulation `model`, symmetry breaking `symmetry`, every
+/// labelled solution when `full_tree` (else the solve's turn reduction).
+#[pyfunction]
+#[pyo3(signature = (path, hints, model, symmetry, full_tree))]
+fn model_text(
+    path: &str,
+    hints: Vec<String>,
+    model: &str,
+    symmetry: &str,
+    full_tree: bool,
+) -> PyResult<String> {
+    let puzzle = load(path, hints)?;
+    let model = option("cp_model", "model", model)?;
+    let symmetry: scramble::symmetry::Symmetry = option("cp_model", "symmetry", symmetry)?;
+    let solve_error = |e: scramble::solve::SolveError| to_py(CliError::Solve(e));
+    symmetry.check(&puzzle).map_err(|e| solve_error(e.into()))?;
+    let turns = scramble::solve::Turns::full_if(full_tree);
+    scramble::engines::cpsat::model_text(&puzzle, model, &symmetry, turns)
+        .map_err(|e| solve_error(e.into()))
+}
+
+/// The clauses the SAT engine solves (`scramble model --format dimacs`)
+/// with `encoding` and `symmetry`, in DIMACS with its header.
+#[pyfunction]
+fn dimacs(path: &str, hints: Vec<String>, encoding: &str, symmetry: &str) -> PyResult<String> {
+    let puzzle = load(path, hints)?;
+    let encoding = option("dimacs", "encoding", encoding)?;
+    let symmetry: scramble::symmetry::Symmetry = option("dimacs", "symmetry", symmetry)?;
+    let solve_error = |e: scramble::solve::SolveError| to_py(CliError::Solve(e));
+    symmetry.check(&puzzle).map_err(|e| solve_error(e.into()))?;
+    scramble::engines::sat::dimacs(&puzzle, encoding, &symmetry).map_err(solve_error)
 }
 
 /// The puzzle at `path` with `hints` fixed, loaded as the CLI loads it.
@@ -160,6 +360,10 @@ fn png<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(model_text, m)?)?;
+    m.add_function(wrap_pyfunction!(dimacs, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;
     m.add_function(wrap_pyfunction!(png, m)?)?;
     m.add("ScrambleError", m.py().get_type::<ScrambleError>())?;

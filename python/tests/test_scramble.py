@@ -89,6 +89,67 @@ def test_a_solve_reports_what_the_cli_reports(options):
     assert ours == theirs
 
 
+def test_solve_and_count_hand_back_the_cli_report_as_objects():
+    """solve and count call the library: their reports come back as Python
+    objects, equal to what the binary writes as JSON."""
+    for options, flags in [({"solver": "backtrack", "all": True}, ["--solver", "backtrack", "--all"]),
+                           ({"model": "table", "count": True}, ["--model", "table", "--count"]),
+                           ({}, [])]:
+        r = scramble.load(SEED).solve(**options)
+        cli = subprocess.run([str(CLI), "solve", str(SEED), "--format", "json", *flags],
+                             check=True, capture_output=True, text=True)
+        ours, theirs = without_times(r.data), without_times(json.loads(cli.stdout))
+        ours.pop("solver_stats", None)
+        theirs.pop("solver_stats", None)
+        assert ours == theirs, options
+    c = scramble.load(SEED).count(method=["dp", "enumerate"], threads=1)
+    cli = subprocess.run([str(CLI), "count", str(SEED), "--format", "json", "--method", "dp",
+                          "--method", "enumerate", "--threads", "1"],
+                         check=True, capture_output=True, text=True)
+    assert without_times(c.data) == without_times(json.loads(cli.stdout))
+
+
+def test_counts_past_64_bits_come_back_whole(tmp_path):
+    """Sixteen identical tiles whose edges all meet: every placement is a
+    solution, 16! * 4^16 of them (past 2^64), counted by the programme."""
+    (tmp_path / "same.yaml").write_text(
+        "".join(f"{t}: [[a, '='], [a, '='], [a, '='], [a, '=']]\n" for t in range(1, 17)))
+    import math
+    c = scramble.load(tmp_path / "same.yaml").count(method="dp")
+    assert c.counts["raw"] == math.factorial(16) * 4 ** 16 > 2 ** 64
+    assert c.counts["pictures"] == 1 and c.exit_code == 0
+
+
+def test_keywords_are_checked_by_name_and_type():
+    p = scramble.load(SEED)
+    cases = [
+        ({"time_limit": "soon"}, "time_limit: expected a number of seconds"),
+        ({"time_limit": -1}, "time_limit"),
+        ({"threads": 0}, "threads: expected a whole number from 1 to 1024"),
+        ({"limit": True}, "limit: expected a whole number, not a bool"),
+        ({"all": "yes"}, "all: expected True or False"),
+        ({"equivalence": "mirror"}, "equivalence: \"mirror\" is not one of rotation, picture"),
+        ({"symmetry": "sideways"}, "symmetry"),
+        ({"split": "sometimes"}, "split"),
+        ({"order": "row"}, "--order applies to --solver backtrack only"),
+        ({"out": "pictures"}, "out: an option of the command line alone"),
+        ({"colour": "red"}, "colour: no such option"),
+    ]
+    for options, message in cases:
+        with pytest.raises(scramble.InputError, match=message):
+            p.solve(**options)
+    with pytest.raises(scramble.InputError, match="auto chooses the methods: give it alone"):
+        p.count(method=["auto", "dp"])
+    with pytest.raises(scramble.InputError, match="method: \"guess\" is not one of"):
+        p.count(method="guess")
+    with pytest.raises(scramble.InputError, match="--order is the enumeration's placement order"):
+        p.count(method="dp", order="row")
+    with pytest.raises(scramble.InputError, match="seed: no such option"):
+        p.solve(seed=3)
+    # None leaves an option out, as False does a switch.
+    assert p.solve(time_limit=None, all=False, model=None).complete
+
+
 def test_keyword_options_are_the_cli_options():
     p = scramble.load(SEED)
     r = p.solve(solver="backtrack", order="row", all=True, threads=1, time_limit=30)
@@ -242,7 +303,7 @@ def test_errors_are_typed_and_carry_the_cli_messages(tmp_path):
     assert "bad.yaml:1:" in str(e.value) and "4 edges" in str(e.value)
     with pytest.raises(scramble.InputError, match="no-such-file"):
         scramble.load(tmp_path / "no-such-file.yaml")
-    with pytest.raises(scramble.InputError, match="invalid value 'nope'"):
+    with pytest.raises(scramble.InputError, match="solver: \"nope\" is not one of cp-sat"):
         scramble.load(SEED).solve(solver="nope")
     with pytest.raises(scramble.InputError, match="jsonl streams"):
         scramble.run("solve", str(SEED), "--format", "jsonl")

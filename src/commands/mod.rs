@@ -35,7 +35,7 @@ pub use model::ModelArgs;
 pub use options::*;
 pub use probe::ProbeArgs;
 pub use render::RenderArgs;
-pub use solve::SolveArgs;
+pub use solve::{Format as SolveFormat, SolveArgs, Solved, solved};
 pub use symmetry_report::command::ReportArgs;
 
 use std::io::{IsTerminal, Write};
@@ -181,8 +181,24 @@ pub enum CliError {
     Constraints(#[from] cpsat::ConstraintsError),
 }
 
+/// What kind of failure an error is: the user's input (exit code 2, the
+/// Python package's `InputError`) or the solver (exit code 3,
+/// `SolverError`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    Input,
+    Solver,
+}
+
 impl CliError {
     pub fn exit_code(&self) -> u8 {
+        match self.class() {
+            ErrorClass::Input => exit::INPUT,
+            ErrorClass::Solver => exit::SOLVER,
+        }
+    }
+
+    pub fn class(&self) -> ErrorClass {
         match self {
             CliError::Puzzle(_)
             | CliError::Output { .. }
@@ -190,17 +206,17 @@ impl CliError {
             | CliError::Folder(_)
             | CliError::Images(_)
             | CliError::Merge(_)
-            | CliError::Constraints(_) => exit::INPUT,
+            | CliError::Constraints(_) => ErrorClass::Input,
             CliError::Solve(
                 SolveError::Symmetry(_)
                 | SolveError::TooLarge(_)
                 | SolveError::Unsupported(_)
                 | SolveError::Constraints(_),
-            ) => exit::INPUT,
+            ) => ErrorClass::Input,
             CliError::Solve(SolveError::Model(crate::model::BuildError::TooLarge { .. })) => {
-                exit::INPUT
+                ErrorClass::Input
             }
-            CliError::Runtime(_) | CliError::Solve(_) => exit::SOLVER,
+            CliError::Runtime(_) | CliError::Solve(_) => ErrorClass::Solver,
         }
     }
 }

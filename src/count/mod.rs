@@ -17,6 +17,7 @@ mod dp;
 mod estimate;
 mod methods;
 mod orbits;
+mod request;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -40,6 +41,7 @@ pub use auto::{CheckBudget, auto_methods};
 pub use estimate::Estimate;
 pub(crate) use methods::check_checkpoint;
 use methods::run_method;
+pub use request::{CountRequest, DEFAULT_PROBES};
 
 use dp::{DpError, Limits, Programme, pictures_fixed_by};
 

@@ -11,9 +11,12 @@ puzzles with the same options and results as the ``scramble`` command line
 
 Every keyword option is the CLI option of the same name (``time_limit=5`` is
 ``--time-limit 5``, ``all=True`` is ``--all``, a list repeats the option).
-Searches run without the GIL; Ctrl-C (a notebook's interrupt) stops them and
-raises KeyboardInterrupt. Errors are :class:`InputError` (bad input, the CLI's
-exit code 2) and :class:`SolverError` (exit code 3), with the CLI's messages.
+``solve`` and ``count`` call the library directly: their keywords are read
+as typed values and their reports come back as Python objects; the options
+that write files (``out``, ``format``, ...) are :func:`run`'s. Searches run
+without the GIL; Ctrl-C (a notebook's interrupt) stops them and raises
+KeyboardInterrupt. Errors are :class:`InputError` (bad input, the CLI's exit
+code 2) and :class:`SolverError` (exit code 3), with the CLI's messages.
 """
 
 from __future__ import annotations
@@ -105,14 +108,14 @@ class Puzzle:
         """Solve as ``scramble solve`` does, with its options as keywords
         (solver, model, order, symmetry, equivalence, all, limit,
         time_limit, threads, ...)."""
-        code, out = run("solve", *self._args(), "--format", "json", *_flags(options))
-        return Result(self, json.loads(out), code)
+        data, code = _native.solve(self.path, self.hints, options)
+        return Result(self, data, code)
 
     def count(self, **options: Any) -> "CountResult":
         """Count as ``scramble count`` does (method, order, time_limit,
         threads, checkpoint, ...)."""
-        code, out = run("count", *self._args(), "--format", "json", *_flags(options))
-        return CountResult(json.loads(out), code)
+        data, code = _native.count(self.path, self.hints, options)
+        return CountResult(data, code)
 
     def compare(self, **options: Any) -> "CompareResult":
         """Solve with CP-SAT, the backtracker and the SAT engine as
@@ -129,8 +132,7 @@ class Puzzle:
         labelled solution; add constraints with OR-Tools' own API."""
         from ortools.sat.python import cp_model as ortools_cp_model
 
-        flags = ["--model", model, "--symmetry", symmetry] + (["--full-tree"] if full_tree else [])
-        _, text = run("model", *self._args(), *flags)
+        text = _native.model_text(self.path, self.hints, model, symmetry, full_tree)
         m = ortools_cp_model.CpModel()
         if not m.proto.parse_text_format(text):
             raise ScrambleError("OR-Tools could not parse scramble's model text")
@@ -140,9 +142,7 @@ class Puzzle:
         """The clauses the SAT engine solves (``scramble model --format
         dimacs``), for any SAT solver: DIMACS text whose comment header
         names the placement and colour variables (docs/sat.md)."""
-        _, text = run("model", *self._args(), "--format", "dimacs",
-                      "--encoding", encoding, "--symmetry", symmetry)
-        return text
+        return _native.dimacs(self.path, self.hints, encoding, symmetry)
 
     def svg(self, board: Optional[Board] = None) -> str:
         """The tiles (or ``board``, rows of (tile, rotation)) as SVG."""

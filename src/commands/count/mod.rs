@@ -2,13 +2,10 @@
 //! other, or an estimate that says it is one (docs/count.md).
 
 use crate::commands::*;
-use crate::count::{self, CountOptions, DEFAULT_MAX_STATES, Method};
+use crate::count::{self, CountRequest, DEFAULT_MAX_STATES, Method};
 
 pub(crate) mod merge;
 pub mod text;
-
-/// Probes per tree of the estimate without a time limit.
-const DEFAULT_PROBES: u64 = 100_000;
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
@@ -110,25 +107,8 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             "--method auto chooses the methods: give it alone".into(),
         ));
     }
-    let given: Vec<Method> = args.methods.iter().filter_map(|m| m.method()).collect();
-    let mut methods = crate::solve::kind::each_once(&given);
-    if default {
-        methods = count::auto_methods(&puzzle);
-    }
-    if args.checkpoint.is_some() && !methods.contains(&Method::Enumerate) {
-        return Err(CliError::Usage(
-            "--checkpoint records the enumeration: add --method enumerate".into(),
-        ));
-    }
-    if args.order.is_some() && !methods.contains(&Method::Enumerate) {
-        return Err(CliError::Usage(
-            "--order is the enumeration's placement order: add --method enumerate".into(),
-        ));
-    }
-    let mut options = CountOptions {
-        methods,
-        check: default.then(count::CheckBudget::default),
-        estimate_if_unfinished: default,
+    let request = CountRequest {
+        methods: args.methods.iter().filter_map(|m| m.method()).collect(),
         time_limit: args.time_limit,
         threads: args
             .threads
@@ -136,18 +116,15 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             .unwrap_or_else(default_threads),
         stop: stop.clone(),
         max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
-        probes: args.probes.unwrap_or(DEFAULT_PROBES),
-        probes_fill_time: args.probes.is_none() && args.time_limit.is_some(),
+        probes: args.probes,
         seed: args.seed,
         checkpoint: args.checkpoint.clone(),
-        shard: None,
         order: args.order,
     };
     if let Some(path) = &args.checkpoint {
         rewritable(path)?;
-        options.order =
-            count::check_checkpoint(path, &puzzle, args.order).map_err(CliError::Usage)?;
     }
+    let options = request.options(&puzzle).map_err(CliError::Usage)?;
     let report = match shard {
         Some(s) => count::count_shard(&puzzle, s, &options),
         None => count::count(&puzzle, &options),

@@ -162,6 +162,16 @@ pub(crate) fn render(r: &Report<'_>) -> String {
     render_with(&Head::of(r), r.result, r.all, &extra)
 }
 
+/// The report of [`render`] into any serializer (the Python package's
+/// objects).
+pub(crate) fn serialize<S: serde::Serializer>(r: &Report<'_>, s: S) -> Result<S::Ok, S::Error> {
+    let extra = Extra {
+        cut_from: r.cut_from,
+        ..Extra::default()
+    };
+    object(&Head::of(r), r.result, r.all, &extra, None).serialize(s)
+}
+
 /// [`render`] from its parts, with what a shard or a merge adds.
 pub(crate) fn render_with(head: &Head, res: &SolveResult, all: bool, extra: &Extra) -> String {
     let mut s = crate::render::json::to_string(&object(head, res, all, extra, None));

@@ -123,6 +123,19 @@ fn shard_conflict(args: &SolveArgs) -> Option<&'static str> {
 }
 
 impl SolveArgs {
+    /// The options of `scramble solve PUZZLE`: every default as the
+    /// command line gives it (a caller in this process then sets what it
+    /// asks for).
+    pub fn of(puzzle: PathBuf) -> SolveArgs {
+        let cmd = <SolveArgs as clap::Args>::augment_args(
+            clap::Command::new("solve").no_binary_name(true),
+        );
+        let m = cmd
+            .try_get_matches_from([std::ffi::OsString::from("--"), puzzle.into_os_string()])
+            .expect("a puzzle path alone is a whole command line");
+        <SolveArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+    }
+
     /// CP-SAT's own options: its model is what `--dump-model` writes, and
     /// its split is what a shard's work units replace.
     fn cp_sat(&self) -> &crate::engines::cpsat::kind::CpSatArgs {
@@ -353,9 +366,24 @@ fn exit_code(outcome: &Outcome) -> u8 {
     }
 }
 
-pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
-    let started = std::time::Instant::now();
-    options::OVERWRITE.with(|o| o.set(args.force));
+/// What a solve needs once its options are checked and its engine
+/// built: the puzzle, the tile images of `--out`, the engine, the run's
+/// options and the shard it is, if one.
+struct Prepared {
+    puzzle: Puzzle,
+    images: Option<TileImages>,
+    solver: Built,
+    options: SolveOptions,
+    shard: Option<Shard>,
+}
+
+/// Every check `scramble solve` makes before it solves, in order, and
+/// what they leave ready.
+fn prepare(
+    args: &SolveArgs,
+    stop: &StopToken,
+    started: std::time::Instant,
+) -> Result<Prepared, CliError> {
     let shard = usage(args)?;
     let jsonl = args.format == Format::Jsonl;
     let puzzle = load_puzzle(&args.puzzle, &args.hints)?;
@@ -384,9 +412,94 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
         },
         started: Some(started),
         units: shard.map(|s| std::sync::Arc::new(crate::solve::Units::shard(s))),
-        ..args.run.options(&stop)
+        ..args.run.options(stop)
     };
     options.check(&puzzle)?;
+    Ok(Prepared {
+        puzzle,
+        images,
+        solver,
+        options,
+        shard,
+    })
+}
+
+/// A solve's result with what its report says of it.
+pub struct Solved {
+    path: String,
+    puzzle: Puzzle,
+    result: crate::solve::SolveResult,
+    all: bool,
+    /// The exit code `scramble solve` ends with.
+    pub exit_code: u8,
+}
+
+impl serde::Serialize for Solved {
+    /// The report, as `--format json` writes it.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let report = Report {
+            path: &self.path,
+            puzzle: &self.puzzle,
+            result: &self.result,
+            all: self.all,
+            cut_from: None,
+        };
+        json::serialize(&report, s)
+    }
+}
+
+/// A solve for a caller in this process that takes its report as data
+/// (the Python package): the checks and the run of `scramble solve
+/// --format json`, without output, progress or files (not with `--out`,
+/// `--shard`, `--dump-model` or another format).
+pub fn solved(args: &SolveArgs, stop: StopToken) -> Result<Solved, CliError> {
+    let started = std::time::Instant::now();
+    let writes = [
+        ("--out", args.out.is_some()),
+        ("--shard", args.shard.is_some()),
+        ("--dump-model", args.dump_model.is_some()),
+        ("--format", args.format != Format::Json),
+    ];
+    if let Some((option, _)) = writes.iter().find(|(_, given)| *given) {
+        return Err(CliError::Usage(format!(
+            "{option}: a solve that hands back its report writes no output; the command line \
+             (`scramble.run`) takes it"
+        )));
+    }
+    let p = prepare(args, &stop, started)?;
+    let result = crate::solve::run(p.solver.as_ref(), &p.puzzle, &p.options)
+        .map_err(|e| unsupported(args, e))?;
+    Ok(Solved {
+        path: args.puzzle.display().to_string(),
+        exit_code: exit_code(&result.outcome),
+        puzzle: p.puzzle,
+        result,
+        all: args.all,
+    })
+}
+
+/// A solver that does not cover this puzzle says why; the message names
+/// the file.
+fn unsupported(args: &SolveArgs, e: SolveError) -> CliError {
+    match e {
+        SolveError::Unsupported(why) => {
+            CliError::Usage(format!("{}: {why}", args.puzzle.display()))
+        }
+        e => e.into(),
+    }
+}
+
+pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
+    let started = std::time::Instant::now();
+    options::OVERWRITE.with(|o| o.set(args.force));
+    let jsonl = args.format == Format::Jsonl;
+    let Prepared {
+        puzzle,
+        images,
+        solver,
+        options,
+        shard,
+    } = prepare(args, &stop, started)?;
     // A write error of the JSON Lines stream (declared before the collector
     // that borrows it).
     let failed: RefCell<Option<std::io::Error>> = RefCell::new(None);
@@ -428,14 +541,7 @@ pub(super) fn run(args: &SolveArgs, stop: StopToken) -> Result<u8, CliError> {
     if show_progress {
         eprint!("\r\x1b[K");
     }
-    // A solver that does not cover this puzzle says why; the message names
-    // the file.
-    let mut result = result.map_err(|e| match e {
-        SolveError::Unsupported(why) => {
-            CliError::Usage(format!("{}: {why}", args.puzzle.display()))
-        }
-        e => e.into(),
-    })?;
+    let mut result = result.map_err(|e| unsupported(args, e))?;
     let cut_from = cut_lists(&mut result, args.all, &options, started);
     match failed.into_inner() {
         Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),

@@ -481,7 +481,7 @@ pub(crate) fn encode_variables(name: &str, variables: &[model::IntVar]) -> Vec<u
 
 /// The CP model a solve would give CP-SAT (encoding, symmetry breaking,
 /// turn reduction) in protobuf text format, as OR-Tools prints it.
-pub(crate) fn model_text(
+pub fn model_text(
     puzzle: &Puzzle,
     encoding: Choice,
     symmetry: &Symmetry,

@@ -1,0 +1,158 @@
+//! What a caller asks of a count (the command line's options, the Python
+//! package's keywords), checked and completed for one puzzle into the
+//! [`CountOptions`] the methods run with: the one place that decides the
+//! methods (auto or given), the probes and the checkpoint's order.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::engines::backtrack::Order;
+use crate::puzzle::Puzzle;
+use crate::solve::StopToken;
+use crate::solve::kind::each_once;
+
+use super::{
+    CheckBudget, CountOptions, DEFAULT_MAX_STATES, Method, auto_methods, check_checkpoint,
+};
+
+/// Probes per tree of the estimate without a time limit.
+pub const DEFAULT_PROBES: u64 = 100_000;
+
+/// A count as asked for, before the puzzle decides the rest.
+#[derive(Clone, Debug)]
+pub struct CountRequest {
+    /// The methods, in order (a repeat runs once); empty: auto, dp and
+    /// enumerate in the order the counting benchmark favours for the
+    /// puzzle, the second a check of the first on a budget, then an
+    /// estimate if neither finishes.
+    pub methods: Vec<Method>,
+    /// The whole count's time limit, shared among its methods.
+    pub time_limit: Option<Duration>,
+    pub threads: usize,
+    pub stop: StopToken,
+    /// dp: the most states one step may hold.
+    pub max_states: usize,
+    /// estimate: probes per tree; `None`: 100,000, or with a time limit as
+    /// many as the estimate's share of it allows.
+    pub probes: Option<u64>,
+    /// estimate: the random seed.
+    pub seed: u64,
+    /// enumerate: the file of finished work units, resumed from.
+    pub checkpoint: Option<PathBuf>,
+    /// enumerate: the placement order (`None`: the count chooses, or the
+    /// checkpoint's).
+    pub order: Option<Order>,
+}
+
+impl Default for CountRequest {
+    fn default() -> Self {
+        CountRequest {
+            methods: Vec::new(),
+            time_limit: None,
+            threads: 1,
+            stop: StopToken::new(),
+            max_states: DEFAULT_MAX_STATES,
+            probes: None,
+            seed: 1,
+            checkpoint: None,
+            order: None,
+        }
+    }
+}
+
+impl CountRequest {
+    /// The options of this count of `puzzle`; a usage error where the
+    /// request contradicts itself (a checkpoint or an order without the
+    /// enumeration) or its checkpoint belongs to another count.
+    pub fn options(&self, puzzle: &Puzzle) -> Result<CountOptions, String> {
+        let auto = self.methods.is_empty();
+        let methods = if auto {
+            auto_methods(puzzle)
+        } else {
+            each_once(&self.methods)
+        };
+        let enumerates = methods.contains(&Method::Enumerate);
+        if self.checkpoint.is_some() && !enumerates {
+            return Err("--checkpoint records the enumeration: add --method enumerate".into());
+        }
+        if self.order.is_some() && !enumerates {
+            return Err(
+                "--order is the enumeration's placement order: add --method enumerate".into(),
+            );
+        }
+        let order = match &self.checkpoint {
+            Some(path) => check_checkpoint(path, puzzle, self.order)?,
+            None => self.order,
+        };
+        Ok(CountOptions {
+            methods,
+            check: auto.then(CheckBudget::default),
+            estimate_if_unfinished: auto,
+            time_limit: self.time_limit,
+            threads: self.threads.max(1),
+            stop: self.stop.clone(),
+            max_states: self.max_states,
+            probes: self.probes.unwrap_or(DEFAULT_PROBES),
+            probes_fill_time: self.probes.is_none() && self.time_limit.is_some(),
+            seed: self.seed,
+            checkpoint: self.checkpoint.clone(),
+            shard: None,
+            order,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed() -> Puzzle {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        Puzzle::load(&root.join("puzzles/3x3-original")).unwrap()
+    }
+
+    #[test]
+    fn no_methods_is_auto_with_its_check_and_estimate() {
+        let o = CountRequest::default().options(&seed()).unwrap();
+        assert_eq!(o.methods, auto_methods(&seed()));
+        assert!(o.check.is_some() && o.estimate_if_unfinished);
+        assert_eq!(o.probes, DEFAULT_PROBES);
+        assert!(!o.probes_fill_time);
+    }
+
+    #[test]
+    fn given_methods_run_once_each_without_a_check() {
+        let r = CountRequest {
+            methods: vec![Method::Enumerate, Method::Dp, Method::Enumerate],
+            time_limit: Some(Duration::from_secs(5)),
+            ..CountRequest::default()
+        };
+        let o = r.options(&seed()).unwrap();
+        assert_eq!(o.methods, vec![Method::Enumerate, Method::Dp]);
+        assert!(o.check.is_none() && !o.estimate_if_unfinished);
+        // Without a number of probes, a time limit fills the share.
+        assert!(o.probes_fill_time);
+    }
+
+    #[test]
+    fn an_order_or_a_checkpoint_needs_the_enumeration() {
+        let dp = vec![Method::Dp];
+        let ordered = CountRequest {
+            methods: dp.clone(),
+            order: Some(Order::Row),
+            ..CountRequest::default()
+        };
+        assert!(ordered.options(&seed()).unwrap_err().contains("--order"));
+        let checkpointed = CountRequest {
+            methods: dp,
+            checkpoint: Some("units.json".into()),
+            ..CountRequest::default()
+        };
+        assert!(
+            checkpointed
+                .options(&seed())
+                .unwrap_err()
+                .contains("--checkpoint")
+        );
+    }
+}
