@@ -304,6 +304,53 @@ mod tests {
     }
 
     #[test]
+    fn keywords_give_the_options_the_command_line_gives() {
+        let words = |pairs: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+                .collect()
+        };
+        let given = words(&[
+            ("model", &["table", "edge"]),
+            ("no_restarts", &["true"]),
+            ("no_lookahead", &["false"]),
+            ("order", &["row"]),
+            ("colour", &["red"]),
+        ]);
+        let (from_words, left) = EngineArgs::from_keywords(&given).unwrap();
+        assert_eq!(left, vec!["colour".to_string()]);
+        let cli = Cli::parse_from([
+            "x",
+            "--model",
+            "table",
+            "--model",
+            "edge",
+            "--no-restarts",
+            "--order",
+            "row",
+        ]);
+        assert_eq!(format!("{from_words:?}"), format!("{:?}", cli.engines));
+        let bt: &crate::engines::backtrack::kind::BacktrackArgs = from_words.get().unwrap();
+        assert!(bt.no_restarts && !bt.no_lookahead);
+        let cp: &crate::engines::cpsat::kind::CpSatArgs = from_words.get().unwrap();
+        use crate::model::Choice;
+        assert!(cp.models == [Choice::Table, Choice::Edge]);
+        // Values are checked by the engine's own definition.
+        let bad = EngineArgs::from_keywords(&words(&[("restart_unit", &["0"])])).unwrap_err();
+        assert!(bad.contains("restart-unit"), "{bad}");
+        let bad = EngineArgs::from_keywords(&words(&[("no_restarts", &["yes"])])).unwrap_err();
+        assert!(bad.contains("no_restarts: expected True or False"), "{bad}");
+        // Nothing given: every engine's defaults.
+        let (none, left) = EngineArgs::from_keywords(&[]).unwrap();
+        assert!(left.is_empty());
+        assert_eq!(
+            format!("{none:?}"),
+            format!("{:?}", Cli::parse_from(["x"]).engines)
+        );
+    }
+
+    #[test]
     fn every_engine_reads_back_what_it_writes_and_no_other_s() {
         let written = [
             ("cp-sat", "edge"),

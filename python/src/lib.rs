@@ -25,9 +25,13 @@ use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use scramble::board::{Placement, Solution};
-use scramble::commands::{CliError, ErrorClass, HintArgs, SolveArgs, SolveFormat, run_captured};
+use scramble::commands::{
+    CliError, CompareArgs, ErrorClass, ForceArgs, GenerateArgs, GenerateTurns, HintArgs,
+    ReportArgs, SolveArgs, SolveFormat, run_captured,
+};
 use scramble::count::{CountRequest, Method};
 use scramble::puzzle::Puzzle;
+use scramble::registry::EngineArgs;
 use scramble::solve::StopToken;
 
 use keywords::Keywords;
@@ -159,19 +163,27 @@ fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<Sol
     }
     a.turns.full_tree = kw.flag("full_tree")?;
     a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
-    let (engines, left) = scramble::registry::EngineArgs::from_keywords(&kw.rest()?)
-        .map_err(|e| InputError::new_err(format!("solve: {e}")))?;
-    a.engines = engines;
-    if let Some(name) = left.first() {
-        let why = if COMMAND_LINE_ONLY.contains(&name.as_str()) {
-            "an option of the command line alone (it writes files or text): \
-             scramble.run(\"solve\", ...) takes it"
-        } else {
-            "no such option"
-        };
-        return Err(InputError::new_err(format!("solve: {name}: {why}")));
-    }
+    a.engines = engine_keywords("solve", kw)?;
     Ok(a)
+}
+
+/// The engines' own options from the keywords left; any keyword left
+/// after them is refused.
+fn engine_keywords(call: &str, kw: &mut Keywords) -> PyResult<EngineArgs> {
+    let (engines, left) = EngineArgs::from_keywords(&kw.rest()?)
+        .map_err(|e| InputError::new_err(format!("{call}: {e}")))?;
+    match left.first() {
+        None => Ok(engines),
+        Some(name) if COMMAND_LINE_ONLY.contains(&name.as_str()) => {
+            Err(InputError::new_err(format!(
+                "{call}: {name}: an option of the command line alone (it writes files or \
+                 text): scramble.run(\"{call}\", ...) takes it"
+            )))
+        }
+        Some(name) => Err(InputError::new_err(format!(
+            "{call}: {name}: no such option"
+        ))),
+    }
 }
 
 /// Solve the puzzle at `path` (with `hints` fixed) as `scramble solve`
@@ -191,6 +203,117 @@ fn solve<'py>(
     let solved =
         in_background(py, move |stop| scramble::commands::solved(&args, stop))?.map_err(to_py)?;
     Ok((to_py::to_py(py, &solved)?, solved.exit_code))
+}
+
+/// Compare the engines on the puzzle at `path` as `scramble compare`
+/// does, its options the keywords of `options`; returns (the report as
+/// `--format json` has it, the exit code the command would end with).
+#[pyfunction]
+#[pyo3(signature = (path, hints, options=None))]
+fn compare<'py>(
+    py: Python<'py>,
+    path: &str,
+    hints: Vec<String>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, u8)> {
+    let mut kw = Keywords::new("compare", options)?;
+    let mut a = CompareArgs::of(vec![PathBuf::from(path)]);
+    a.hints = HintArgs { hints };
+    if let Some(s) = kw.parsed("symmetry")? {
+        a.symmetry = s;
+    }
+    a.unproven.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
+    if let Some(e) = kw.choice("equivalence")? {
+        a.equivalence = e;
+    }
+    a.turns.full_tree = kw.flag("full_tree")?;
+    a.run.time_limit = kw.seconds("time_limit")?;
+    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
+    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    a.engines = engine_keywords("compare", &mut kw)?;
+    let compared =
+        in_background(py, move |stop| scramble::commands::compared(&a, stop))?.map_err(to_py)?;
+    Ok((to_py::to_py(py, &compared)?, compared.exit_code))
+}
+
+/// Every symmetry formulation on the puzzle at `path` with verdicts, as
+/// `scramble symmetry-report` makes it, its options the keywords of
+/// `options`; returns (the rows as `--format json` has them, the exit code
+/// the command would end with).
+#[pyfunction]
+#[pyo3(signature = (path, hints, options=None))]
+fn symmetry_report<'py>(
+    py: Python<'py>,
+    path: &str,
+    hints: Vec<String>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, u8)> {
+    let mut kw = Keywords::new("symmetry_report", options)?;
+    let mut a = ReportArgs::of(vec![PathBuf::from(path)]);
+    a.hints = HintArgs { hints };
+    let solvers = kw.texts("solvers")?;
+    if !solvers.is_empty() {
+        a.solvers = solvers
+            .iter()
+            .flat_map(|s| s.split(','))
+            .map(|name| {
+                scramble::registry::named(name).ok_or_else(|| {
+                    InputError::new_err(format!(
+                        "symmetry_report: solvers: {name:?} is not a solver"
+                    ))
+                })
+            })
+            .collect::<PyResult<_>>()?;
+    }
+    a.symmetry = kw
+        .texts("symmetry")?
+        .iter()
+        .map(|s| option("symmetry_report", "symmetry", s))
+        .collect::<PyResult<_>>()?;
+    a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
+    a.constraints_symmetry = kw.parsed("constraints_symmetry")?;
+    a.constraints_only = kw.flag("constraints_only")?;
+    a.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
+    a.run.time_limit = kw.seconds("time_limit")?;
+    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
+    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    a.engines = engine_keywords("symmetry_report", &mut kw)?;
+    let reported =
+        in_background(py, move |stop| scramble::commands::reported(&a, stop))?.map_err(to_py)?;
+    Ok((to_py::to_py(py, &reported)?, reported.exit_code))
+}
+
+/// Generate puzzles into folder `out` as `scramble generate` does, its
+/// options the keywords of `options`; returns the files written.
+#[pyfunction]
+#[pyo3(signature = (out, options=None))]
+fn generate<'py>(
+    py: Python<'py>,
+    out: PathBuf,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Vec<PathBuf>> {
+    let mut kw = Keywords::new("generate", options)?;
+    let size = |kw: &mut Keywords, name| Ok::<_, PyErr>(kw.number(name, 1, 32)?.map(|n| n as u32));
+    let args = GenerateArgs {
+        size: size(&mut kw, "size")?,
+        rows: size(&mut kw, "rows")?,
+        cols: size(&mut kw, "cols")?,
+        motifs: kw.number("motifs", 1, 1000)?.map(|n| n as u32),
+        frame_colours: kw.number("frame_colours", 0, 1000)?.unwrap_or(0) as u32,
+        turns: kw.choice("turns")?.unwrap_or(GenerateTurns::Quarter),
+        hint: kw.flag("hint")?,
+        count: kw.number("count", 1, 1_000_000)?.unwrap_or(1) as u32,
+        seed: kw.number("seed", 0, u64::MAX)?.unwrap_or(1),
+        duplicates: kw.number("duplicates", 0, u32::MAX.into())?.unwrap_or(0) as u32,
+        self_matching: kw.flag("self_matching")?,
+        unique: kw.flag("unique")?,
+        out,
+        force: ForceArgs {
+            force: kw.flag("force")?,
+        },
+    };
+    kw.finish()?;
+    in_background(py, move |stop| scramble::commands::generated(&args, stop))?.map_err(to_py)
 }
 
 /// Count the solutions of the puzzle at `path` as `scramble count` does;
@@ -362,6 +485,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(symmetry_report, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(model_text, m)?)?;
     m.add_function(wrap_pyfunction!(dimacs, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;

@@ -282,6 +282,26 @@ def test_generate_makes_solvable_puzzles(tmp_path):
     assert len(ps) == 2
     for p in ps:
         assert p.solve(solver="backtrack").counts["raw"] > 0
+    # The same files as the binary writes for the same options, each
+    # family included; nothing else in the folder is returned.
+    (tmp_path / "mine.txt").write_text("not a puzzle")
+    for options, flags in [({"size": 4, "frame_colours": 2, "motifs": 3, "seed": 7},
+                            ["--size", "4", "--frame-colours", "2", "--motifs", "3", "--seed", "7"]),
+                           ({"rows": 3, "cols": 5, "turns": "none", "hint": True},
+                            ["--rows", "3", "--cols", "5", "--turns", "none", "--hint"]),
+                           ({"size": 3, "duplicates": 2, "count": 3},
+                            ["--size", "3", "--duplicates", "2", "--count", "3"])]:
+        ours = scramble.generate(tmp_path / "py", **options)
+        subprocess.run([str(CLI), "generate", *flags, "--out", str(tmp_path / "cli")], check=True,
+                       capture_output=True)
+        for p in ours:
+            assert Path(p.path).read_text() == (tmp_path / "cli" / Path(p.path).name).read_text()
+    assert {Path(p.path).name for p in scramble.generate(tmp_path, size=2, seed=9)} == {
+        "2x2-m4-s9-0001.yaml"}
+    with pytest.raises(scramble.InputError, match="--rows and --cols \\(not both\\)"):
+        scramble.generate(tmp_path, size=3, rows=3, cols=3)
+    with pytest.raises(scramble.InputError, match="already exists"):
+        scramble.generate(tmp_path, size=2, seed=9)
 
 
 def test_pictures_for_jupyter_and_png():

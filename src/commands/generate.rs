@@ -158,11 +158,30 @@ fn unique(bt: &Backtrack, puzzle: &Puzzle, stop: &StopToken) -> Result<bool, Cli
 }
 
 pub(super) fn run(args: &GenerateArgs, stop: StopToken) -> Result<u8, CliError> {
+    let names = generated(args, stop)?;
+    print(&format!(
+        "wrote {} puzzle{} to {}\n",
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+        args.out.display()
+    ))?;
+    Ok(exit::OK)
+}
+
+/// The puzzles `scramble generate` writes, written; their files, in
+/// order (the Python package loads them).
+pub fn generated(args: &GenerateArgs, stop: StopToken) -> Result<Vec<PathBuf>, CliError> {
     use crate::generate::{FamilyOptions, PlantOptions, Rng, plant_family, plant_with_duplicates};
+    // The command line's parser holds these rules too; a caller in this
+    // process builds the options itself.
     let (rows, cols) = match (args.size, args.rows, args.cols) {
-        (Some(n), _, _) => (n as usize, n as usize),
-        (_, Some(r), Some(c)) => (r as usize, c as usize),
-        _ => unreachable!("clap requires --size or --rows and --cols"),
+        (Some(n), None, None) => (n as usize, n as usize),
+        (None, Some(r), Some(c)) => (r as usize, c as usize),
+        _ => {
+            return Err(CliError::Usage(
+                "give --size N, or --rows and --cols (not both)".into(),
+            ));
+        }
     };
     let motifs = args.motif_count(rows, cols);
     let (n, m) = (rows, motifs as usize);
@@ -252,11 +271,5 @@ pub(super) fn run(args: &GenerateArgs, stop: StopToken) -> Result<u8, CliError> 
         );
         write_file(path, text.as_bytes())?;
     }
-    print(&format!(
-        "wrote {} puzzle{} to {}\n",
-        names.len(),
-        if names.len() == 1 { "" } else { "s" },
-        args.out.display()
-    ))?;
-    Ok(exit::OK)
+    Ok(names)
 }

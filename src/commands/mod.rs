@@ -25,10 +25,10 @@ pub(crate) mod symmetry_report;
 
 pub use bench::command::{BenchArgs, GenerateSpec};
 pub use best::BestArgs;
-pub use compare::command::CompareArgs;
+pub use compare::command::{CompareArgs, Compared, compared};
 pub use convert::ConvertArgs;
 pub use count::CountArgs;
-pub use generate::GenerateArgs;
+pub use generate::{GenerateArgs, TurnsArg as GenerateTurns, generated};
 pub use graph::GraphArgs;
 pub use merge::command::MergeArgs;
 pub use model::ModelArgs;
@@ -36,7 +36,7 @@ pub use options::*;
 pub use probe::ProbeArgs;
 pub use render::RenderArgs;
 pub use solve::{Format as SolveFormat, SolveArgs, Solved, solved};
-pub use symmetry_report::command::ReportArgs;
+pub use symmetry_report::command::{ReportArgs, Reported, reported};
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

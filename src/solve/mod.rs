@@ -13,6 +13,7 @@ pub(crate) mod pool;
 mod searched;
 mod shard;
 mod stats;
+mod time;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,6 +32,7 @@ pub use kind::{Answer, Engine};
 pub use searched::Searched;
 pub use shard::{MAX_SHARDS, Meta, Shard, Units};
 pub use stats::{Ended, Entrant, SolverStats};
+pub use time::TimeShare;
 
 /// Which board turns of each solution a search visits. Without symmetry
 /// rules, an engine may search one turn of each solution and report it as
@@ -214,35 +216,6 @@ impl SolveOptions {
     /// the deadline.
     pub(crate) fn cancel(&self, start: Instant) -> Cancel {
         Cancel::new(self.stop.clone(), self.deadline(start))
-    }
-}
-
-/// A command's `--time-limit` shared among the solves (methods, rows,
-/// runs) it runs one after another: each gets an equal share of the time
-/// left, so one that ends early leaves its time to the ones after it, and
-/// the last ends at the command's deadline.
-#[derive(Clone, Copy, Debug)]
-pub struct TimeShare {
-    deadline: Option<Instant>,
-    left: usize,
-}
-
-impl TimeShare {
-    /// `limit` from `start` shared among `solves`.
-    pub fn new(limit: Option<Duration>, start: Instant, solves: usize) -> TimeShare {
-        TimeShare {
-            deadline: limit.map(|l| start + l),
-            left: solves,
-        }
-    }
-
-    /// The time limit of the next solve (None: no limit); counts it.
-    pub fn next_limit(&mut self) -> Option<Duration> {
-        let deadline = self.deadline?;
-        let rest = deadline.saturating_duration_since(Instant::now());
-        let share = rest / self.left.max(1) as u32;
-        self.left = self.left.saturating_sub(1);
-        Some(share)
     }
 }
 
@@ -603,24 +576,5 @@ mod tests {
         assert_eq!("none".parse::<Split>(), Ok(Split::None));
         assert_eq!("2".parse::<Split>(), Ok(Split::Depth(2)));
         assert!("x".parse::<Split>().is_err());
-    }
-
-    #[test]
-    fn a_time_limit_is_shared_among_the_solves_left() {
-        // Far from the deadline: the shares are fractions of what is left.
-        let start = Instant::now();
-        let mut share = TimeShare::new(Some(Duration::from_secs(3000)), start, 3);
-        let first = share.next_limit().unwrap();
-        assert!(first <= Duration::from_secs(1000) && first > Duration::from_secs(990));
-        let second = share.next_limit().unwrap();
-        assert!(second <= Duration::from_secs(1500) && second > Duration::from_secs(1490));
-        // The last share is the rest, and so is any past the count.
-        assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
-        assert!(share.next_limit().unwrap() > Duration::from_secs(2990));
-        let mut none = TimeShare::new(None, start, 2);
-        assert_eq!(none.next_limit(), None);
-        // Past the deadline every share is nothing.
-        let mut over = TimeShare::new(Some(Duration::ZERO), start, 1);
-        assert_eq!(over.next_limit(), Some(Duration::ZERO));
     }
 }

@@ -11,9 +11,10 @@ puzzles with the same options and results as the ``scramble`` command line
 
 Every keyword option is the CLI option of the same name (``time_limit=5`` is
 ``--time-limit 5``, ``all=True`` is ``--all``, a list repeats the option).
-``solve`` and ``count`` call the library directly: their keywords are read
-as typed values and their reports come back as Python objects; the options
-that write files (``out``, ``format``, ...) are :func:`run`'s. Searches run
+The calls go to the library directly: keywords are read as typed values
+and reports come back as Python objects; the options that write files or
+text (``out``, ``format``, ...) are :func:`run`'s, which runs any command
+line as the binary does. Searches run
 without the GIL; Ctrl-C (a notebook's interrupt) stops them and raises
 KeyboardInterrupt. Errors are :class:`InputError` (bad input, the CLI's exit
 code 2) and :class:`SolverError` (exit code 3), with the CLI's messages.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import html
 import importlib.util
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -68,23 +68,6 @@ def _use_this_pythons_ortools() -> None:
 _use_this_pythons_ortools()
 
 
-def _flags(options: Dict[str, Any]) -> List[str]:
-    """Keyword options as CLI flags: ``time_limit=5`` -> ``--time-limit 5``."""
-    out: List[str] = []
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is None or value is False:
-            continue
-        if value is True:
-            out.append(flag)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                out += [flag, str(v)]
-        else:
-            out += [flag, str(value)]
-    return out
-
-
 def run(*args: str) -> Tuple[int, str]:
     """Run a scramble command line in this process, as the binary would:
     ``run("count", "puzzles/3x3-original")`` returns (exit code, output)."""
@@ -100,9 +83,6 @@ class Puzzle:
         self.hints = list(hints)
         # Load now, so a bad file fails here with the CLI's message.
         self._svg = _native.svg(self.path, self.hints, None)
-
-    def _args(self) -> List[str]:
-        return [self.path] + _flags({"hint": self.hints})
 
     def solve(self, **options: Any) -> "Result":
         """Solve as ``scramble solve`` does, with its options as keywords
@@ -122,8 +102,8 @@ class Puzzle:
         ``scramble compare`` does, and say whether their canonical solution
         sets agree (model or encoding, a list for several; order, symmetry,
         equivalence, time_limit, threads, ...)."""
-        code, out = run("compare", *self._args(), "--format", "json", *_flags(options))
-        return CompareResult(json.loads(out), code)
+        data, code = _native.compare(self.path, self.hints, options)
+        return CompareResult(data, code)
 
     def cp_model(self, model: str = "edge", symmetry: str = "none", full_tree: bool = True) -> "CpModelOf":
         """The CP model scramble gives CP-SAT (``scramble model``), as an
@@ -171,9 +151,7 @@ def generate(out: Optional[os.PathLike | str] = None, **options: Any) -> List[Pu
     motifs, frame_colours, turns, count, seed, duplicates, unique, ...) into
     folder ``out`` (a new temporary folder when None); returns them."""
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="scramble-"))
-    run("generate", *_flags(options), "--out", str(folder))
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".txt"))
-    return [Puzzle(p) for p in files]
+    return [Puzzle(p) for p in _native.generate(folder, options)]
 
 
 class Result:
@@ -438,12 +416,10 @@ class CpModelOf:
         puzzle = self.puzzle
 
         def call(path: str) -> "Report":
-            flags = ["--model", self.encoding, "--constraints", path,
-                     "--constraints-symmetry", self.symmetry, "--format", "json"]
-            if not all_formulations:
-                flags.append("--constraints-only")
-            code, out = run("symmetry-report", *puzzle._args(), *flags, *_flags(options))
-            return Report(json.loads(out), code)
+            rows, code = _native.symmetry_report(puzzle.path, puzzle.hints, dict(
+                options, model=self.encoding, constraints=path,
+                constraints_symmetry=self.symmetry, constraints_only=not all_formulations))
+            return Report(rows, code)
 
         return self._with_constraints_file(call, name)
 

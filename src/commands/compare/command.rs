@@ -32,7 +32,56 @@ pub struct CompareArgs {
     pub run: RunArgs,
 }
 
+impl CompareArgs {
+    /// The options of `scramble compare PUZZLE...`: every default as the
+    /// command line gives it (a caller in this process then sets what it
+    /// asks for).
+    pub fn of(puzzles: Vec<PathBuf>) -> CompareArgs {
+        let cmd = <CompareArgs as clap::Args>::augment_args(
+            clap::Command::new("compare").no_binary_name(true),
+        );
+        let argv = std::iter::once(std::ffi::OsString::from("--"))
+            .chain(puzzles.into_iter().map(PathBuf::into_os_string));
+        let m = cmd
+            .try_get_matches_from(argv)
+            .expect("puzzle paths alone are a whole command line");
+        <CompareArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+    }
+}
+
+/// A comparison's runs and verdicts, and the exit code `scramble compare`
+/// ends with; serialized, the report `--format json` writes.
+pub struct Compared {
+    rows: Vec<crate::commands::compare::Run>,
+    verdicts: Vec<(String, crate::commands::compare::Verdict)>,
+    pub exit_code: u8,
+}
+
+impl serde::Serialize for Compared {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::commands::compare::render::serialize(&self.rows, &self.verdicts, s)
+    }
+}
+
 pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
+    let c = compared(args, stop)?;
+    let text = match args.format {
+        ReportFormat::Text | ReportFormat::Markdown => {
+            crate::commands::compare::render::text(&c.rows, &c.verdicts)
+        }
+        ReportFormat::Json => crate::commands::compare::render::json(&c.rows, &c.verdicts),
+        ReportFormat::Csv => crate::commands::compare::render::csv(&c.rows),
+    };
+    print(&text)?;
+    for d in crate::commands::compare::disagreements(&c.verdicts) {
+        eprintln!("disagreement on {}: {}", d.puzzle, d.message);
+    }
+    Ok(c.exit_code)
+}
+
+/// The comparison `scramble compare` runs, without its output (the
+/// Python package takes it as data).
+pub fn compared(args: &CompareArgs, stop: StopToken) -> Result<Compared, CliError> {
     let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
     let options = SolveOptions {
@@ -88,22 +137,15 @@ pub(crate) fn run(args: &CompareArgs, stop: StopToken) -> Result<u8, CliError> {
         rows.extend(c.rows);
         verdicts.push((label.clone(), c.verdict));
     }
-    let text = match args.format {
-        ReportFormat::Text | ReportFormat::Markdown => {
-            crate::commands::compare::render::text(&rows, &verdicts)
-        }
-        ReportFormat::Json => crate::commands::compare::render::json(&rows, &verdicts),
-        ReportFormat::Csv => crate::commands::compare::render::csv(&rows),
-    };
-    print(&text)?;
-    let disagreements = crate::commands::compare::disagreements(&verdicts);
-    for d in &disagreements {
-        eprintln!("disagreement on {}: {}", d.puzzle, d.message);
-    }
+    let disagree = !crate::commands::compare::disagreements(&verdicts).is_empty();
     let incomplete = stop.is_stopped() || rows.iter().any(|r| !r.complete);
-    Ok(if !disagreements.is_empty() || incomplete {
-        exit::INCOMPLETE
-    } else {
-        exit::OK
+    Ok(Compared {
+        rows,
+        verdicts,
+        exit_code: if disagree || incomplete {
+            exit::INCOMPLETE
+        } else {
+            exit::OK
+        },
     })
 }

@@ -86,29 +86,52 @@ pub(crate) fn csv(rows: &[Run]) -> String {
 /// The rows, each puzzle's verdict, the disagreements and whether all
 /// agree ([`crate::commands::compare::overall`]; `null` when not known).
 pub(crate) fn json(rows: &[Run], verdicts: &[(String, Verdict)]) -> String {
-    #[derive(Serialize)]
-    struct Shown<'a> {
-        puzzle: &'a str,
-        #[serde(flatten)]
-        verdict: &'a Verdict,
+    crate::render::json::to_string(&Report { rows, verdicts }) + "\n"
+}
+
+/// The JSON report into any serializer (the Python package's objects).
+pub(crate) fn serialize<S: serde::Serializer>(
+    rows: &[Run],
+    verdicts: &[(String, Verdict)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    Report { rows, verdicts }.serialize(s)
+}
+
+/// What the JSON report holds.
+struct Report<'a> {
+    rows: &'a [Run],
+    verdicts: &'a [(String, Verdict)],
+}
+
+impl Serialize for Report<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (rows, verdicts) = (self.rows, self.verdicts);
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            puzzle: &'a str,
+            #[serde(flatten)]
+            verdict: &'a Verdict,
+        }
+        #[derive(Serialize)]
+        struct Out<'a> {
+            rows: &'a [Run],
+            verdicts: Vec<Shown<'a>>,
+            disagreements: Vec<Disagreement>,
+            agree: Option<bool>,
+        }
+        let agree = crate::commands::compare::overall(verdicts.iter().map(|(_, v)| v));
+        Out {
+            rows,
+            verdicts: verdicts
+                .iter()
+                .map(|(puzzle, verdict)| Shown { puzzle, verdict })
+                .collect(),
+            disagreements: crate::commands::compare::disagreements(verdicts),
+            agree,
+        }
+        .serialize(s)
     }
-    #[derive(Serialize)]
-    struct Out<'a> {
-        rows: &'a [Run],
-        verdicts: Vec<Shown<'a>>,
-        disagreements: Vec<Disagreement>,
-        agree: Option<bool>,
-    }
-    let agree = crate::commands::compare::overall(verdicts.iter().map(|(_, v)| v));
-    crate::render::json::to_string(&Out {
-        rows,
-        verdicts: verdicts
-            .iter()
-            .map(|(puzzle, verdict)| Shown { puzzle, verdict })
-            .collect(),
-        disagreements: crate::commands::compare::disagreements(verdicts),
-        agree,
-    }) + "\n"
 }
 
 #[cfg(test)]

@@ -55,7 +55,52 @@ pub struct ReportArgs {
     pub allow_unproven_symmetry: bool,
 }
 
+impl ReportArgs {
+    /// The options of `scramble symmetry-report PUZZLE...`: every default
+    /// as the command line gives it (a caller in this process then sets
+    /// what it asks for).
+    pub fn of(puzzles: Vec<PathBuf>) -> ReportArgs {
+        let cmd = <ReportArgs as clap::Args>::augment_args(
+            clap::Command::new("symmetry-report").no_binary_name(true),
+        );
+        let argv = std::iter::once(std::ffi::OsString::from("--"))
+            .chain(puzzles.into_iter().map(PathBuf::into_os_string));
+        let m = cmd
+            .try_get_matches_from(argv)
+            .expect("puzzle paths alone are a whole command line");
+        <ReportArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+    }
+}
+
+/// A symmetry report's rows and the exit code `scramble symmetry-report`
+/// ends with; serialized, the rows `--format json` writes.
+pub struct Reported {
+    rows: Vec<crate::commands::symmetry_report::Row>,
+    pub exit_code: u8,
+}
+
+impl serde::Serialize for Reported {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.rows.serialize(s)
+    }
+}
+
 pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
+    let r = reported(args, stop)?;
+    let rows = &r.rows;
+    let text = match args.format {
+        ReportFormat::Text => crate::commands::symmetry_report::render::text(rows),
+        ReportFormat::Json => crate::commands::symmetry_report::render::json(rows),
+        ReportFormat::Csv => crate::commands::symmetry_report::render::csv(rows),
+        ReportFormat::Markdown => crate::commands::symmetry_report::render::markdown(rows),
+    };
+    print(&text)?;
+    Ok(r.exit_code)
+}
+
+/// The report `scramble symmetry-report` makes, without its output (the
+/// Python package takes it as data).
+pub fn reported(args: &ReportArgs, stop: StopToken) -> Result<Reported, CliError> {
     let started = std::time::Instant::now();
     let puzzles = load_all(&args.puzzles, &args.hints)?;
     let (engines, own) = engines(args)?;
@@ -109,22 +154,16 @@ pub(crate) fn run(args: &ReportArgs, stop: StopToken) -> Result<u8, CliError> {
             )?);
         }
     }
-    let text = match args.format {
-        ReportFormat::Text => crate::commands::symmetry_report::render::text(&rows),
-        ReportFormat::Json => crate::commands::symmetry_report::render::json(&rows),
-        ReportFormat::Csv => crate::commands::symmetry_report::render::csv(&rows),
-        ReportFormat::Markdown => crate::commands::symmetry_report::render::markdown(&rows),
-    };
-    print(&text)?;
     let incomplete = stop.is_stopped()
         || rows
             .iter()
             .any(|r| r.not_applicable.is_none() && !r.complete);
-    Ok(if rows.iter().any(|r| r.contradicts_docs) || incomplete {
+    let exit_code = if rows.iter().any(|r| r.contradicts_docs) || incomplete {
         exit::INCOMPLETE
     } else {
         exit::OK
-    })
+    };
+    Ok(Reported { rows, exit_code })
 }
 
 /// The runs of the engines asked for, in order, each model or encoding
