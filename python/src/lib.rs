@@ -27,7 +27,7 @@ use pyo3::types::{PyBytes, PyDict};
 use scramble::board::{Placement, Solution};
 use scramble::commands::{
     CliError, CompareArgs, ErrorClass, ForceArgs, GenerateArgs, GenerateTurns, HintArgs,
-    ReportArgs, SolveArgs, SolveFormat, run_captured,
+    ReportArgs, RunArgs, SolveArgs, SolveFormat, run_captured,
 };
 use scramble::count::{CountRequest, Method};
 use scramble::puzzle::Puzzle;
@@ -151,9 +151,7 @@ fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<Sol
     a.all = kw.flag("all")?;
     a.count = kw.flag("count")?;
     a.limit = kw.number("limit", 1, u64::MAX)?;
-    a.run.time_limit = kw.seconds("time_limit")?;
-    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
-    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    run_keywords(kw, &mut a.run)?;
     if let Some(s) = kw.parsed("symmetry")? {
         a.symmetry = s;
     }
@@ -165,6 +163,14 @@ fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<Sol
     a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
     a.engines = engine_keywords("solve", kw)?;
     Ok(a)
+}
+
+/// The limits every command that solves takes.
+fn run_keywords(kw: &mut Keywords, run: &mut RunArgs) -> PyResult<()> {
+    run.time_limit = kw.seconds("time_limit")?;
+    run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
+    run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    Ok(())
 }
 
 /// The engines' own options from the keywords left; any keyword left
@@ -227,9 +233,7 @@ fn compare<'py>(
         a.equivalence = e;
     }
     a.turns.full_tree = kw.flag("full_tree")?;
-    a.run.time_limit = kw.seconds("time_limit")?;
-    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
-    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    run_keywords(&mut kw, &mut a.run)?;
     a.engines = engine_keywords("compare", &mut kw)?;
     let compared =
         in_background(py, move |stop| scramble::commands::compared(&a, stop))?.map_err(to_py)?;
@@ -274,9 +278,7 @@ fn symmetry_report<'py>(
     a.constraints_symmetry = kw.parsed("constraints_symmetry")?;
     a.constraints_only = kw.flag("constraints_only")?;
     a.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
-    a.run.time_limit = kw.seconds("time_limit")?;
-    a.run.threads = kw.number("threads", 1, 1024)?.map(|t| t as u32);
-    a.run.memory.memory_limit = kw.number("memory_limit", 1, 1_000_000_000)?;
+    run_keywords(&mut kw, &mut a.run)?;
     a.engines = engine_keywords("symmetry_report", &mut kw)?;
     let reported =
         in_background(py, move |stop| scramble::commands::reported(&a, stop))?.map_err(to_py)?;

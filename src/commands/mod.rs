@@ -221,6 +221,19 @@ impl CliError {
     }
 }
 
+/// A command's options for `puzzles` with every other option the command
+/// line's default, as clap gives them (for a caller in this process, which
+/// then sets what it asks for).
+fn defaults<A: clap::Args + clap::FromArgMatches>(name: &'static str, puzzles: Vec<PathBuf>) -> A {
+    let cmd = A::augment_args(clap::Command::new(name).no_binary_name(true));
+    let argv = std::iter::once(std::ffi::OsString::from("--"))
+        .chain(puzzles.into_iter().map(PathBuf::into_os_string));
+    let m = cmd
+        .try_get_matches_from(argv)
+        .expect("puzzle paths alone are a whole command line");
+    A::from_arg_matches(&m).expect("the defaults parse")
+}
+
 /// Run a parsed command; returns the exit code.
 pub fn run(cli: Cli, stop: StopToken) -> Result<u8, CliError> {
     INPUTS.with(|i| i.borrow_mut().clear());

@@ -37,15 +37,7 @@ impl CompareArgs {
     /// command line gives it (a caller in this process then sets what it
     /// asks for).
     pub fn of(puzzles: Vec<PathBuf>) -> CompareArgs {
-        let cmd = <CompareArgs as clap::Args>::augment_args(
-            clap::Command::new("compare").no_binary_name(true),
-        );
-        let argv = std::iter::once(std::ffi::OsString::from("--"))
-            .chain(puzzles.into_iter().map(PathBuf::into_os_string));
-        let m = cmd
-            .try_get_matches_from(argv)
-            .expect("puzzle paths alone are a whole command line");
-        <CompareArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+        crate::commands::defaults("compare", puzzles)
     }
 }
 

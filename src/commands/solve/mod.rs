@@ -127,13 +127,7 @@ impl SolveArgs {
     /// command line gives it (a caller in this process then sets what it
     /// asks for).
     pub fn of(puzzle: PathBuf) -> SolveArgs {
-        let cmd = <SolveArgs as clap::Args>::augment_args(
-            clap::Command::new("solve").no_binary_name(true),
-        );
-        let m = cmd
-            .try_get_matches_from([std::ffi::OsString::from("--"), puzzle.into_os_string()])
-            .expect("a puzzle path alone is a whole command line");
-        <SolveArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+        super::defaults("solve", vec![puzzle])
     }
 
     /// CP-SAT's own options: its model is what `--dump-model` writes, and

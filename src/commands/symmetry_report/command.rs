@@ -60,15 +60,7 @@ impl ReportArgs {
     /// as the command line gives it (a caller in this process then sets
     /// what it asks for).
     pub fn of(puzzles: Vec<PathBuf>) -> ReportArgs {
-        let cmd = <ReportArgs as clap::Args>::augment_args(
-            clap::Command::new("symmetry-report").no_binary_name(true),
-        );
-        let argv = std::iter::once(std::ffi::OsString::from("--"))
-            .chain(puzzles.into_iter().map(PathBuf::into_os_string));
-        let m = cmd
-            .try_get_matches_from(argv)
-            .expect("puzzle paths alone are a whole command line");
-        <ReportArgs as clap::FromArgMatches>::from_arg_matches(&m).expect("the defaults parse")
+        crate::commands::defaults("symmetry-report", puzzles)
     }
 }
 
