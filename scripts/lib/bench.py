@@ -104,9 +104,14 @@ def alternate(cases, variants, rounds, progress=True):
     rounds} where some variants run fewer times (a slow yardstick).
     Returns [(case, {name: [metrics, in round order]})]; a case whose
     variants disagree on "same" stops the run."""
+    return list(alternating(cases, variants, rounds, progress))
+
+
+def alternating(cases, variants, rounds, progress=False):
+    """`alternate`, each case's (case, runs) given as soon as it is
+    measured (for tables printed row by row)."""
     if isinstance(rounds, int):
         rounds = {name: rounds for name, _ in variants}
-    got = []
     for k, case in enumerate(cases):
         runs = {name: [] for name, _ in variants}
         for r in range(max(rounds.values(), default=0)):
@@ -118,10 +123,9 @@ def alternate(cases, variants, rounds, progress=True):
                 if isinstance(m, dict) and "same" in m}
         if len(same) > 1:
             raise SystemExit(f"{case.label}: the variants disagree: {sorted(same)}")
-        got.append((case, runs))
         if progress:
             print(f"{case.label}: done", file=sys.stderr, flush=True)
-    return got
+        yield case, runs
 
 
 def medians(runs, metric):

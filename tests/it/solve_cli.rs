@@ -524,9 +524,17 @@ fn a_presolve_that_ignores_the_stop_does_not_hold_the_run() {
             "{extra:?}: {took:?}"
         );
         // The one solve of --limit was given up on in its presolve: its
-        // statistics are not known, and not reported as 0.
+        // statistics are not known, and not reported as 0. On a loaded
+        // machine the limit can pass while the model is still built and
+        // encoded (1.7 s on a fresh clone beside the build of the Python
+        // package): then no solve began, and the sums over none are 0.
         if !extra.is_empty() {
-            assert!(v["solver_stats"]["branches"].is_null(), "{v}");
+            let stats = &v["solver_stats"];
+            let never_began = stats["subproblems"] == 0 && stats["wall_time_s"] == 0.0;
+            assert!(stats["branches"].is_null() || never_began, "{v}");
+            if !stats["branches"].is_null() {
+                assert_eq!(stats["branches"], 0, "{v}");
+            }
         }
     }
     // Ctrl-C while the model is built or encoded (about 0.6 s from the
