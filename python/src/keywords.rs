@@ -136,13 +136,24 @@ impl<'py> Keywords<'py> {
         }
     }
 
-    /// The keywords left, taken out: (name, texts) pairs.
+    /// The keywords left, taken out: (name, texts) pairs, a bool as
+    /// `true` or `false` (a switch).
     pub fn rest(&mut self) -> PyResult<Vec<(String, Vec<String>)>> {
         let names: Vec<String> = self.given.iter().map(|(k, _)| k.clone()).collect();
         names
             .into_iter()
             .map(|k| {
-                let v = self.texts(&k)?;
+                let switch = self.given.iter().find(|(n, _)| *n == k).and_then(|(_, v)| {
+                    v.is_instance_of::<pyo3::types::PyBool>()
+                        .then(|| v.is_truthy().map(|b| b.to_string()))
+                });
+                let v = match switch {
+                    Some(text) => {
+                        self.take(&k);
+                        vec![text?]
+                    }
+                    None => self.texts(&k)?,
+                };
                 Ok((k, v))
             })
             .collect()

@@ -146,8 +146,13 @@ def test_keywords_are_checked_by_name_and_type():
         p.count(method="dp", order="row")
     with pytest.raises(scramble.InputError, match="seed: no such option"):
         p.solve(seed=3)
-    # None leaves an option out, as False does a switch.
+    # None leaves an option out, as False does a switch; an engine's own
+    # switches are bools too.
     assert p.solve(time_limit=None, all=False, model=None).complete
+    r = p.solve(solver="backtrack", limit=1, no_restarts=True, no_lookahead=False)
+    assert r.counts["classes"] == 1
+    with pytest.raises(scramble.InputError, match="no_restarts: expected True or False"):
+        p.solve(solver="backtrack", limit=1, no_restarts="yes")
 
 
 def test_keyword_options_are_the_cli_options():
