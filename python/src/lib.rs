@@ -138,7 +138,7 @@ const COMMAND_LINE_ONLY: &[&str] = &[
 fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<SolveArgs> {
     let mut a = SolveArgs::of(PathBuf::from(path));
     a.format = SolveFormat::Json;
-    a.hints = HintArgs { hints };
+    a.hints = hint_keywords(hints, kw)?;
     if let Some(name) = kw.text("solver")? {
         a.solver = scramble::registry::named(&name).ok_or_else(|| {
             let names: Vec<_> = scramble::registry::all().map(|e| e.name()).collect();
@@ -163,6 +163,13 @@ fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<Sol
     a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
     a.engines = engine_keywords("solve", kw)?;
     Ok(a)
+}
+
+/// The puzzle's fixed pieces: those it was loaded with and any `hint`
+/// keyword's (one `--hint` each).
+fn hint_keywords(mut hints: Vec<String>, kw: &mut Keywords) -> PyResult<HintArgs> {
+    hints.extend(kw.texts("hint")?);
+    Ok(HintArgs { hints })
 }
 
 /// The limits every command that solves takes.
@@ -224,7 +231,7 @@ fn compare<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, u8)> {
     let mut kw = Keywords::new("compare", options)?;
     let mut a = CompareArgs::of(vec![PathBuf::from(path)]);
-    a.hints = HintArgs { hints };
+    a.hints = hint_keywords(hints, &mut kw)?;
     if let Some(s) = kw.parsed("symmetry")? {
         a.symmetry = s;
     }
@@ -254,7 +261,7 @@ fn symmetry_report<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, u8)> {
     let mut kw = Keywords::new("symmetry_report", options)?;
     let mut a = ReportArgs::of(vec![PathBuf::from(path)]);
-    a.hints = HintArgs { hints };
+    a.hints = hint_keywords(hints, &mut kw)?;
     let solvers = kw.texts("solvers")?;
     if !solvers.is_empty() {
         a.solvers = solvers
@@ -368,8 +375,9 @@ fn count<'py>(
     };
     // Which count the text's last line gives: the report has them all.
     let _ = kw.choice::<scramble::symmetry::Equivalence>("equivalence")?;
+    let hints = hint_keywords(hints, &mut kw)?;
     kw.finish()?;
-    let puzzle = load(path, hints)?;
+    let puzzle = load(path, hints.hints)?;
     let report = in_background(py, move |stop| {
         let options = CountRequest { stop, ..request }.options(&puzzle)?;
         Ok::<_, String>(scramble::count::count(&puzzle, &options))

@@ -151,6 +151,9 @@ def test_keywords_are_checked_by_name_and_type():
     assert p.solve(time_limit=None, all=False, model=None).complete
     r = p.solve(solver="backtrack", limit=1, no_restarts=True, no_lookahead=False)
     assert r.counts["classes"] == 1
+    # A hint keyword adds fixed pieces, as --hint does.
+    hinted = p.solve(hint="1@1,1/1", all=True)
+    assert hinted.counts["raw"] == 1 and hinted.raw_solutions[0][0][0] == (1, 1)
     with pytest.raises(scramble.InputError, match="no_restarts: expected True or False"):
         p.solve(solver="backtrack", limit=1, no_restarts="yes")
 
