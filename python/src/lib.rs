@@ -140,29 +140,55 @@ fn solve_args(path: &str, hints: Vec<String>, kw: &mut Keywords) -> PyResult<Sol
     a.format = SolveFormat::Json;
     a.hints = hint_keywords(hints, kw)?;
     if let Some(name) = kw.text("solver")? {
-        a.solver = scramble::registry::named(&name).ok_or_else(|| {
-            let names: Vec<_> = scramble::registry::all().map(|e| e.name()).collect();
-            InputError::new_err(format!(
-                "solve: solver: {name:?} is not one of {}",
-                names.join(", ")
-            ))
-        })?;
+        a.solver = engine_named("solve", "solver", &name)?;
     }
     a.all = kw.flag("all")?;
     a.count = kw.flag("count")?;
     a.limit = kw.number("limit", 1, u64::MAX)?;
     run_keywords(kw, &mut a.run)?;
-    if let Some(s) = kw.parsed("symmetry")? {
-        a.symmetry = s;
-    }
+    class_keywords(kw, &mut a.symmetry, &mut a.equivalence)?;
     a.unproven.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
-    if let Some(e) = kw.choice("equivalence")? {
-        a.equivalence = e;
-    }
     a.turns.full_tree = kw.flag("full_tree")?;
     a.constraints.constraints = kw.text("constraints")?.map(PathBuf::from);
     a.engines = engine_keywords("solve", kw)?;
     Ok(a)
+}
+
+/// The registered engine `name`, the value of option `option`.
+fn engine_named(call: &str, option: &str, name: &str) -> PyResult<scramble::solve::Engine> {
+    scramble::registry::named(name).ok_or_else(|| {
+        let names: Vec<_> = scramble::registry::all().map(|e| e.name()).collect();
+        InputError::new_err(format!(
+            "{call}: {option}: {name:?} is not one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// The symmetry breaking and what counts as one class (solve, compare).
+fn class_keywords(
+    kw: &mut Keywords,
+    symmetry: &mut scramble::symmetry::Symmetry,
+    equivalence: &mut scramble::symmetry::Equivalence,
+) -> PyResult<()> {
+    if let Some(s) = kw.parsed("symmetry")? {
+        *symmetry = s;
+    }
+    if let Some(e) = kw.choice("equivalence")? {
+        *equivalence = e;
+    }
+    Ok(())
+}
+
+/// `work` on a thread of its own ([`in_background`]), its report handed
+/// back as Python objects with the exit code its command would end with.
+fn handed_back<'py, T: serde::Serialize + Send + 'static>(
+    py: Python<'py>,
+    work: impl FnOnce(StopToken) -> Result<T, CliError> + Send + 'static,
+    exit_code: impl FnOnce(&T) -> u8,
+) -> PyResult<(Bound<'py, PyAny>, u8)> {
+    let report = in_background(py, work)?.map_err(to_py)?;
+    Ok((to_py::to_py(py, &report)?, exit_code(&report)))
 }
 
 /// The puzzle's fixed pieces: those it was loaded with and any `hint`
@@ -213,9 +239,11 @@ fn solve<'py>(
     let mut kw = Keywords::new("solve", options)?;
     let args = solve_args(path, hints, &mut kw)?;
     kw.finish()?;
-    let solved =
-        in_background(py, move |stop| scramble::commands::solved(&args, stop))?.map_err(to_py)?;
-    Ok((to_py::to_py(py, &solved)?, solved.exit_code))
+    handed_back(
+        py,
+        move |stop| scramble::commands::solved(&args, stop),
+        |s| s.exit_code,
+    )
 }
 
 /// Compare the engines on the puzzle at `path` as `scramble compare`
@@ -232,19 +260,16 @@ fn compare<'py>(
     let mut kw = Keywords::new("compare", options)?;
     let mut a = CompareArgs::of(vec![PathBuf::from(path)]);
     a.hints = hint_keywords(hints, &mut kw)?;
-    if let Some(s) = kw.parsed("symmetry")? {
-        a.symmetry = s;
-    }
+    class_keywords(&mut kw, &mut a.symmetry, &mut a.equivalence)?;
     a.unproven.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
-    if let Some(e) = kw.choice("equivalence")? {
-        a.equivalence = e;
-    }
     a.turns.full_tree = kw.flag("full_tree")?;
     run_keywords(&mut kw, &mut a.run)?;
     a.engines = engine_keywords("compare", &mut kw)?;
-    let compared =
-        in_background(py, move |stop| scramble::commands::compared(&a, stop))?.map_err(to_py)?;
-    Ok((to_py::to_py(py, &compared)?, compared.exit_code))
+    handed_back(
+        py,
+        move |stop| scramble::commands::compared(&a, stop),
+        |c| c.exit_code,
+    )
 }
 
 /// Every symmetry formulation on the puzzle at `path` with verdicts, as
@@ -267,13 +292,7 @@ fn symmetry_report<'py>(
         a.solvers = solvers
             .iter()
             .flat_map(|s| s.split(','))
-            .map(|name| {
-                scramble::registry::named(name).ok_or_else(|| {
-                    InputError::new_err(format!(
-                        "symmetry_report: solvers: {name:?} is not a solver"
-                    ))
-                })
-            })
+            .map(|name| engine_named("symmetry_report", "solvers", name))
             .collect::<PyResult<_>>()?;
     }
     a.symmetry = kw
@@ -287,9 +306,11 @@ fn symmetry_report<'py>(
     a.allow_unproven_symmetry = kw.flag("allow_unproven_symmetry")?;
     run_keywords(&mut kw, &mut a.run)?;
     a.engines = engine_keywords("symmetry_report", &mut kw)?;
-    let reported =
-        in_background(py, move |stop| scramble::commands::reported(&a, stop))?.map_err(to_py)?;
-    Ok((to_py::to_py(py, &reported)?, reported.exit_code))
+    handed_back(
+        py,
+        move |stop| scramble::commands::reported(&a, stop),
+        |r| r.exit_code,
+    )
 }
 
 /// Generate puzzles into folder `out` as `scramble generate` does, its
@@ -378,13 +399,16 @@ fn count<'py>(
     let hints = hint_keywords(hints, &mut kw)?;
     kw.finish()?;
     let puzzle = load(path, hints.hints)?;
-    let report = in_background(py, move |stop| {
-        let options = CountRequest { stop, ..request }.options(&puzzle)?;
-        Ok::<_, String>(scramble::count::count(&puzzle, &options))
-    })?
-    .map_err(InputError::new_err)?;
-    let exact = report.counts.is_some() && report.disagreement.is_none();
-    Ok((to_py::to_py(py, &report)?, u8::from(!exact)))
+    handed_back(
+        py,
+        move |stop| {
+            let options = CountRequest { stop, ..request }
+                .options(&puzzle)
+                .map_err(CliError::Usage)?;
+            Ok(scramble::count::count(&puzzle, &options))
+        },
+        |report| u8::from(!report.is_exact()),
+    )
 }
 
 /// `text` parsed as the command line parses an option's value; an

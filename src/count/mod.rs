@@ -41,7 +41,7 @@ pub use auto::{CheckBudget, auto_methods};
 pub use estimate::Estimate;
 pub(crate) use methods::check_checkpoint;
 use methods::run_method;
-pub use request::{CountRequest, DEFAULT_PROBES};
+pub use request::{CountRequest, DEFAULT_MAX_STATES};
 
 use dp::{DpError, Limits, Programme, pictures_fixed_by};
 
@@ -120,9 +120,6 @@ impl Default for CountOptions {
         }
     }
 }
-
-/// The default cap on states per step (about 3 GB).
-pub(crate) const DEFAULT_MAX_STATES: usize = 40_000_000;
 
 /// How a method ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -427,6 +424,11 @@ fn found_before_stopping(results: &[MethodResult]) -> Option<Counts> {
 }
 
 impl CountReport {
+    /// Whether the report holds an exact count its methods agree on.
+    pub fn is_exact(&self) -> bool {
+        self.counts.is_some() && self.disagreement.is_none()
+    }
+
     /// The lower bounds the stopped methods proved, if any.
     pub(crate) fn found_before_stopping(&self) -> Option<Counts> {
         found_before_stopping(&self.methods)

@@ -11,12 +11,14 @@ use crate::puzzle::Puzzle;
 use crate::solve::StopToken;
 use crate::solve::kind::each_once;
 
-use super::{
-    CheckBudget, CountOptions, DEFAULT_MAX_STATES, Method, auto_methods, check_checkpoint,
-};
+use super::{CheckBudget, CountOptions, Method, auto_methods, check_checkpoint};
 
 /// Probes per tree of the estimate without a time limit.
-pub const DEFAULT_PROBES: u64 = 100_000;
+const DEFAULT_PROBES: u64 = 100_000;
+
+/// The default cap on states per step of the dynamic programme (about
+/// 3 GB).
+pub const DEFAULT_MAX_STATES: usize = 40_000_000;
 
 /// A count as asked for, before the puzzle decides the rest.
 #[derive(Clone, Debug)]

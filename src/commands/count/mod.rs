@@ -162,7 +162,7 @@ pub(crate) fn exit_code(report: &crate::count::CountReport) -> u8 {
     if let Some(d) = &report.disagreement {
         eprintln!("disagreement on {}: {d}", report.puzzle);
     }
-    if report.counts.is_some() && report.disagreement.is_none() {
+    if report.is_exact() {
         exit::OK
     } else {
         exit::INCOMPLETE
