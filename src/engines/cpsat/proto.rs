@@ -175,6 +175,8 @@ pub(crate) struct SatParameters {
     pub probing_deterministic_time_limit: Option<f64>,
     #[prost(double, optional, tag = "36")]
     pub max_time_in_seconds: Option<f64>,
+    #[prost(double, optional, tag = "67")]
+    pub max_deterministic_time: Option<f64>,
     #[prost(bool, optional, tag = "41")]
     pub log_search_progress: Option<bool>,
     #[prost(bool, optional, tag = "135")]

@@ -159,11 +159,10 @@ impl Shared<'_> {
             0 => self.slices.lock().unwrap().whole(),
             d => self.slices.lock().unwrap().get(d),
         });
-        let limit = match (remaining, slice) {
-            (Some(r), Some(s)) => Some(r.min(s)),
-            (r, s) => r.or(s),
-        };
-        let slice_binds = slice.is_some() && (remaining.is_none() || slice < remaining);
+        // The slice is CP-SAT's deterministic time (its work, in about
+        // seconds of an unloaded machine), so where a subproblem is split
+        // does not depend on the machine's load; the run's deadline stays
+        // wall time.
         let mut m = CpModelProto {
             name: self.base.name.clone(),
             variables: self.base.variables.clone(),
@@ -190,7 +189,8 @@ impl Shared<'_> {
             enumerate_all_solutions: Some(true),
             fill_additional_solutions_in_response: Some(true),
             solution_pool_size: Some(pool as i32),
-            max_time_in_seconds: limit.map(|d| d.as_secs_f64()),
+            max_time_in_seconds: remaining.map(|d| d.as_secs_f64()),
+            max_deterministic_time: slice.map(|d| d.as_secs_f64()),
             log_search_progress: Some(false),
             // Ctrl-C belongs to scramble: it stops the enumeration between
             // and inside subproblems (through SolveCpStopSearch).
@@ -241,6 +241,11 @@ impl Shared<'_> {
             )),
         };
         let at_ceiling = watch.passed() && matches!(ended, Ended::Stopped);
+        // Its slice stopped it: its work reached the slice (not the
+        // deadline, the ceiling or a stop).
+        let slice_expired = slice.is_some_and(|s| response.deterministic_time >= s.as_secs_f64())
+            && matches!(ended, Ended::Stopped)
+            && !at_ceiling;
         JobResult {
             job,
             pool,
@@ -248,7 +253,7 @@ impl Shared<'_> {
             solutions: solutions.into_iter().collect(),
             pooled,
             slice,
-            slice_expired: slice_binds && !at_ceiling,
+            slice_expired,
             at_ceiling,
             branches: response.num_branches.max(0) as u64,
             conflicts: response.num_conflicts.max(0) as u64,
