@@ -17,6 +17,22 @@ CORPUS = os.path.join(ROOT, "puzzles", "legespiel")
 ETERNITY2 = os.path.join(ROOT, "puzzles", "eternity2")
 # Baseline builds of other revisions, one worktree each (ignored by git).
 BASELINES = os.path.join(ROOT, ".ab")
+# The Python CP-SAT yardsticks (the shared reference folder).
+CP_FORMULATIONS = os.path.join(ROOT, "..", "shared", "reference", "cp_formulations.py")
+
+
+def venv_python():
+    """The Python of .cpsat/venv, made with OR-Tools (the pinned version)
+    and PyYAML if it lacks them: what the Python yardsticks run on."""
+    venv = os.path.join(ROOT, ".cpsat", "venv")
+    py = os.path.join(venv, "bin", "python")
+    ok = os.path.exists(py) and subprocess.run(
+        [py, "-c", "import ortools, yaml"], capture_output=True).returncode == 0
+    if not ok:
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet",
+                        "ortools==9.15.6755", "pyyaml"], check=True)
+    return py
 
 
 def median(xs):
