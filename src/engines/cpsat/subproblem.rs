@@ -81,6 +81,32 @@ pub(super) struct Shared<'a> {
     pub(super) deadline: Option<Instant>,
 }
 
+/// The parameters of one subproblem's solve: one worker, every solution
+/// into a pool of `pool`, the run's time left as wall time and the slice
+/// as deterministic time; no probing where solutions are plentiful
+/// (`rich`).
+fn params(
+    pool: usize,
+    remaining: Option<Duration>,
+    slice: Option<Duration>,
+    rich: bool,
+) -> SatParameters {
+    SatParameters {
+        num_workers: Some(1),
+        enumerate_all_solutions: Some(true),
+        fill_additional_solutions_in_response: Some(true),
+        solution_pool_size: Some(pool as i32),
+        max_time_in_seconds: remaining.map(|d| d.as_secs_f64()),
+        max_deterministic_time: slice.map(|d| d.as_secs_f64()),
+        log_search_progress: Some(false),
+        // Ctrl-C belongs to scramble: it stops the enumeration between
+        // and inside subproblems (through SolveCpStopSearch).
+        catch_sigint_signal: Some(false),
+        cp_model_probing_level: rich.then_some(0),
+        ..Default::default()
+    }
+}
+
 impl Shared<'_> {
     /// Ask every running solve to stop (each worker passes it on within
     /// its poll) and keep new ones from starting.
@@ -184,21 +210,8 @@ impl Shared<'_> {
         }
         let mut bytes = m.encode_to_vec();
         bytes.extend_from_slice(&self.constraints);
-        let params = SatParameters {
-            num_workers: Some(1),
-            enumerate_all_solutions: Some(true),
-            fill_additional_solutions_in_response: Some(true),
-            solution_pool_size: Some(pool as i32),
-            max_time_in_seconds: remaining.map(|d| d.as_secs_f64()),
-            max_deterministic_time: slice.map(|d| d.as_secs_f64()),
-            log_search_progress: Some(false),
-            // Ctrl-C belongs to scramble: it stops the enumeration between
-            // and inside subproblems (through SolveCpStopSearch).
-            catch_sigint_signal: Some(false),
-            cp_model_probing_level: (depth > 0 && self.slices.lock().unwrap().rich(depth))
-                .then_some(0),
-            ..Default::default()
-        };
+        let rich = depth > 0 && self.slices.lock().unwrap().rich(depth);
+        let params = params(pool, remaining, slice, rich);
         if self.stopping.load(Ordering::SeqCst) {
             return skipped(job);
         }
