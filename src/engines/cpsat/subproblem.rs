@@ -81,6 +81,11 @@ pub(super) struct Shared<'a> {
     pub(super) deadline: Option<Instant>,
 }
 
+/// A solve that stops this close to the run's deadline was stopped by it
+/// (CP-SAT's own wall limit is the time left), unless its work reached
+/// its slice.
+const DEADLINE_NEAR: Duration = Duration::from_millis(50);
+
 /// The parameters of one subproblem's solve: one worker, every solution
 /// into a pool of `pool`, the run's time left as wall time and the slice
 /// as deterministic time; no probing where solutions are plentiful
@@ -254,10 +259,15 @@ impl Shared<'_> {
             )),
         };
         let at_ceiling = watch.passed() && matches!(ended, Ended::Stopped);
-        // Its slice stopped it: its work reached the slice (not the
-        // deadline, the ceiling or a stop).
-        let slice_expired = slice.is_some_and(|s| response.deterministic_time >= s.as_secs_f64())
-            && matches!(ended, Ended::Stopped)
+        // Its slice stopped it: its work reached the slice, or nothing
+        // else can have (not the ceiling, and the run's deadline is not
+        // near; a stop of the run is the policy's to see).
+        let near_deadline = self
+            .deadline
+            .is_some_and(|d| d.saturating_duration_since(Instant::now()) < DEADLINE_NEAR);
+        let slice_expired = slice.is_some_and(|s| {
+            response.deterministic_time >= 0.99 * s.as_secs_f64() || !near_deadline
+        }) && matches!(ended, Ended::Stopped)
             && !at_ceiling;
         JobResult {
             job,
