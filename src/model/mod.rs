@@ -130,8 +130,8 @@ pub trait Encoding: Sync {
     /// Build the model; `cancel` is checked as it goes.
     fn build(&self, puzzle: &Puzzle, cancel: &Cancel) -> Result<Model, BuildError>;
     /// How long (in CP-SAT's deterministic time) an enumeration should try
-    /// the whole model before cutting it into subproblems. Short by default: one subproblem per first
-    /// placement is faster on most boards. Encodings whose presolve does most
+    /// the whole model before cutting it into subproblems. Short by
+    /// default: one subproblem per first placement is faster on most boards. Encodings whose presolve does most
     /// of the search (probing on placement literals) want it long, since
     /// every subproblem pays that presolve again (docs/benchmarks.md).
     fn whole_model_slice(&self) -> Duration {

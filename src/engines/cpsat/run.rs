@@ -56,7 +56,8 @@ pub(crate) fn pool_for(values: u64, concurrent: usize, max: usize) -> usize {
 }
 /// The pool of a single unsplit solve (`--split none`).
 pub(crate) const UNSPLIT_POOL: usize = 1 << 20;
-/// Time slice of a depth-1 subproblem before it is split; doubles per level.
+/// Time slice (CP-SAT's deterministic time) of a depth-1 subproblem before
+/// it is split; doubles per level.
 pub(crate) const DEFAULT_SLICE: Duration = Duration::from_secs(2);
 /// Cells fixed up front by `--split auto`: none, the whole model is tried
 /// first (most puzzles finish within its slice, and one solve costs less
@@ -156,14 +157,14 @@ pub struct Limits {
     pub pool: usize,
     /// The pool of a single unsplit solve (`--split none`).
     pub unsplit_pool: usize,
-    /// Time slice of a depth-1 subproblem (doubles per level); past it the
-    /// subproblem is split.
+    /// Time slice (deterministic time) of a depth-1 subproblem (doubles per
+    /// level); past it the subproblem is split.
     pub slice: Duration,
     /// The cells fixed up front by `--split auto`.
     pub auto_depth: usize,
     /// The pool of the whole model's first try (`--split auto`).
     pub whole_pool: usize,
-    /// The time slice of the whole model's first try.
+    /// The time slice (deterministic time) of the whole model's first try.
     pub whole_slice: Duration,
     /// Parts a big board starts cut into, by ranges of the first cell's tile.
     pub range_parts: usize,

@@ -1,4 +1,6 @@
-//! Time slices sized to how fast subproblems find solutions.
+//! Time slices sized to how fast subproblems find solutions. A slice is
+//! CP-SAT's deterministic time (`max_deterministic_time`, about seconds of
+//! an unloaded machine), so the same run splits the same way under any load.
 //!
 //! The C API has no solution callback, so a solve cannot be stopped when
 //! its pool fills: it runs on to the end of its slice, and what it finds
