@@ -3,7 +3,8 @@
 //! never look at the stop flag), and its answer read before its memory is
 //! given back.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -30,8 +31,18 @@ pub(crate) fn own_limit_margin(time: Duration) -> Duration {
 /// How often a waiting caller looks at its stop condition.
 const POLL: Duration = Duration::from_millis(10);
 
-/// Solves running on their own threads (waited for or given up on).
-static RUNNING: AtomicUsize = AtomicUsize::new(0);
+/// Solves still running (or giving their memory back) whose caller no
+/// longer waits for them. Solves that a caller waits for are not counted:
+/// runs side by side in one process (the Python package, the tests) do
+/// not wait for each other's searches.
+static ABANDONED: AtomicUsize = AtomicUsize::new(0);
+
+/// A solve's thread is running (or giving its memory back).
+const RUNNING: u8 = 0;
+/// Its caller stopped waiting while it ran: counted in [`ABANDONED`].
+const LEFT: u8 = 1;
+/// It has returned and given its memory back.
+const DONE: u8 = 2;
 
 /// One solve running on its own thread.
 pub(crate) struct Pending {
@@ -39,6 +50,8 @@ pub(crate) struct Pending {
     /// Says when the solve's memory is given back (after its answer).
     cleaned: mpsc::Receiver<()>,
     stop: Box<dyn Fn() + Send>,
+    /// [`RUNNING`], [`LEFT`] or [`DONE`].
+    state: Arc<AtomicU8>,
 }
 
 /// How a [`Pending`] solve ended for its caller.
@@ -59,8 +72,11 @@ impl Pending {
     ) -> Pending {
         let (tx, rx) = mpsc::channel();
         let (cleaned_tx, cleaned) = mpsc::channel();
-        RUNNING.fetch_add(1, Ordering::SeqCst);
+        let state = Arc::new(AtomicU8::new(RUNNING));
+        let thread_state = Arc::clone(&state);
         std::thread::spawn(move || {
+            // Done when the memory is back, or when the solve panicked.
+            let done = Finished(thread_state);
             let (r, clean) = solve();
             // The answer goes out before the memory is given back: after a
             // long search, giving it back (malloc_trim) can take longer
@@ -69,13 +85,41 @@ impl Pending {
             // given up: then nobody reads this.
             let _ = tx.send(r);
             clean();
-            RUNNING.fetch_sub(1, Ordering::SeqCst);
+            drop(done);
             let _ = cleaned_tx.send(());
         });
         Pending {
             rx,
             cleaned,
             stop: Box::new(stop),
+            state,
+        }
+    }
+}
+
+/// Marks a solve's thread done when dropped.
+struct Finished(Arc<AtomicU8>);
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        if self.0.swap(DONE, Ordering::SeqCst) == LEFT {
+            ABANDONED.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// A caller that no longer waits (given up on, or its answer read before
+/// its memory was back) leaves the solve to [`settle`].
+impl Drop for Pending {
+    fn drop(&mut self) {
+        // Counted first, so that the thread's end never takes away a count
+        // not yet made; taken back if the solve was already done.
+        ABANDONED.fetch_add(1, Ordering::SeqCst);
+        let left = self
+            .state
+            .compare_exchange(RUNNING, LEFT, Ordering::SeqCst, Ordering::SeqCst);
+        if left.is_err() {
+            ABANDONED.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }
@@ -122,10 +166,10 @@ impl Pending {
     }
 }
 
-/// Wait until no solve given up on is still running (their memory is
-/// back), or `give_up()` says to stop waiting; whether none runs.
+/// Wait until no solve left by its caller is still running (their memory
+/// is back), or `give_up()` says to stop waiting; whether none runs.
 pub(crate) fn settle(give_up: impl Fn() -> bool) -> bool {
-    while RUNNING.load(Ordering::SeqCst) > 0 {
+    while ABANDONED.load(Ordering::SeqCst) > 0 {
         if give_up() {
             return false;
         }
@@ -175,6 +219,47 @@ mod tests {
                 })
             },
         )
+    }
+
+    /// A solve that runs until `release` says so.
+    fn blocked(release: mpsc::Receiver<()>) -> Pending {
+        Pending::spawn(
+            || {},
+            move || {
+                let _ = release.recv();
+                (Ok(CpSolverResponse::default()), || {})
+            },
+        )
+    }
+
+    /// `settle` with a limit: whether no solve left by its caller runs.
+    fn settled_within(limit: Duration) -> bool {
+        let start = Instant::now();
+        settle(|| start.elapsed() > limit)
+    }
+
+    #[test]
+    fn a_solve_still_waited_for_does_not_hold_other_runs() {
+        let (release, released) = mpsc::channel();
+        let pending = blocked(released);
+        // Other tests' given-up solves end within seconds; this one runs
+        // until settle has returned.
+        assert!(settled_within(Duration::from_secs(120)));
+        release.send(()).unwrap();
+        assert!(matches!(
+            pending.wait(|| false, || false),
+            Waited::Returned(Ok(_))
+        ));
+    }
+
+    #[test]
+    fn a_given_up_solve_holds_other_runs_until_it_ends() {
+        let (release, released) = mpsc::channel();
+        let pending = blocked(released);
+        assert!(matches!(pending.wait(|| true, || false), Waited::GaveUp));
+        assert!(!settled_within(Duration::from_millis(50)));
+        release.send(()).unwrap();
+        assert!(settled_within(Duration::from_secs(120)));
     }
 
     #[test]
