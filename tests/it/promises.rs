@@ -140,7 +140,7 @@ fn a_stopped_search_still_writes_what_it_found() {
 #[test]
 fn a_folder_of_puzzles_is_every_puzzle_in_it() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["der-sternenhimmel.yaml", "crazy-sheep.yaml"] {
+    for name in ["der-sternenhimmel.yaml", "die-barenknobelei.yaml"] {
         std::fs::copy(common::corpus().join(name), dir.path().join(name)).unwrap();
     }
     std::fs::write(dir.path().join("README.md"), "not a puzzle").unwrap();
@@ -154,7 +154,7 @@ fn a_folder_of_puzzles_is_every_puzzle_in_it() {
         .unwrap();
     stdout_ok(&out);
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.contains("crazy-sheep"), "{text}");
+    assert!(text.contains("die-barenknobelei"), "{text}");
     assert!(text.contains("der-sternenhimmel"), "{text}");
     // A folder with no puzzle in it: a clear error.
     let empty = tempfile::tempdir().unwrap();
@@ -171,7 +171,7 @@ fn a_folder_of_puzzles_is_every_puzzle_in_it() {
         .output()
         .unwrap();
     let text = stdout_ok(&out);
-    assert!(text.contains("crazy-sheep"), "{text}");
+    assert!(text.contains("die-barenknobelei"), "{text}");
 }
 
 /// `generate --unique` stops each check at the second picture: with one
