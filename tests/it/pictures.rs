@@ -469,7 +469,6 @@ fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
     // The first line of stderr comes as the drawing begins: the interrupt
     // follows it, whatever the machine's speed.
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
@@ -501,7 +500,6 @@ fn stopped_while_drawing(extra: &[&str], interrupt: bool) {
         .count();
     assert!(pngs < 20000, "{pngs} pictures: drawing was not stopped");
     assert!(String::from_utf8_lossy(&run.stdout).contains("raw solutions: 43008"));
-    assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
 
 #[test]

@@ -6,7 +6,6 @@ use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::{cmd, corpus, seed, solve_json, stdout_ok};
 use serde_json::Value;
@@ -106,7 +105,6 @@ fn jsonl_and_count_refuse_what_they_cannot_do() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let start = Instant::now();
     let mut child = endless().spawn().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
@@ -122,7 +120,6 @@ fn a_closed_pipe_ends_quietly() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
-    assert!(start.elapsed() < Duration::from_secs(30));
 }
 
 #[test]
