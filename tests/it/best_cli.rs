@@ -219,7 +219,7 @@ fn ctrl_c_ends_the_run_with_the_best_board_written() {
     let svg = dir.path().join("best.svg");
     let checkpoint = dir.path().join("best.json");
     let bin = assert_cmd::cargo::cargo_bin!("scramble");
-    let child = std::process::Command::new(bin)
+    let mut child = std::process::Command::new(bin)
         .args([
             "best",
             e2("eternity2.txt").to_str().unwrap(),
@@ -235,11 +235,17 @@ fn ctrl_c_ends_the_run_with_the_best_board_written() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
+    // The first board's line, then Ctrl-C: a board exists to write,
+    // whatever the machine's speed.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert!(first.contains(" of 480 joins after "), "{first}");
     common::interrupt(&child);
+    let mut text = first;
+    std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(interrupted;"), "{text}");
     assert!(svg.exists() && checkpoint.exists());
 }
