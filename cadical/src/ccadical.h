@@ -1,0 +1,1 @@
+/proc/self/cwd/cppsrc/src/ccadical.h

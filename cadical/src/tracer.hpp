@@ -1,0 +1,1 @@
+#include "/proc/self/cwd/cppsrc/src/tracer.hpp"
