@@ -34,6 +34,9 @@ pub(super) struct Core<'p> {
     /// facing edge of `o`.
     pub(super) fit: Vec<u64>,
     pub(super) steps: Vec<Step>,
+    /// The depths whose cell holds a fixed piece: placed without a
+    /// choice, they are not nodes.
+    pub(super) fixed_depths: Vec<usize>,
     /// Per depth: the orientations allowed there (every orientation, less
     /// what the symmetry rules' pruning or the turn reduction forbid).
     pub(super) allowed: Vec<u64>,
@@ -100,8 +103,13 @@ impl<'p> Core<'p> {
             .zip(&beside_fixed)
             .map(|(a, b)| a | b)
             .collect();
+        let fixed_depths = (steps.iter().enumerate())
+            .filter(|(_, s)| puzzle.hints().iter().any(|h| h.cell == s.cell))
+            .map(|(d, _)| d)
+            .collect();
         let core = Core {
             puzzle,
+            fixed_depths,
             cells,
             kinds,
             next_copy,

@@ -5,7 +5,9 @@
 //! its nodes are counted once per descent; per node the walk only takes a bit,
 //! reads its entry and the next list's mask, and descends when that holds
 //! a tile other than this one. A tile's four masks are updated without a
-//! loop.
+//! loop. The last depth is not descended into: its candidates are the
+//! boards, emitted from the depth before, so the loop over the others
+//! never asks whether a depth is the last.
 //! Same nodes, same boards in the same order as masks.rs.
 
 use super::MAX_TILES;
@@ -138,6 +140,31 @@ pub(super) fn walk<const W: usize>(
     go
 }
 
+/// Emit the boards of the last depth's candidates `r` (bits of the list
+/// from `b`) at `cell`, counting each as a node; false when asked to stop.
+#[inline(never)]
+fn boards(
+    m: &Masks,
+    placed: &mut [u16; MAX_TILES],
+    cell: u16,
+    b: u32,
+    r: u64,
+    nodes: &mut u64,
+    emit: &mut dyn FnMut(&[u16; MAX_TILES]) -> bool,
+) -> bool {
+    let mut x = r;
+    while x != 0 {
+        let k = x.trailing_zeros();
+        x &= x - 1;
+        *nodes += 1;
+        placed[cell as usize & (MAX_TILES - 1)] = entry(m, b + k).o;
+        if !emit(placed) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The descents left before a look at the clock, and the look.
 struct Clock<'c> {
     budget: u32,
@@ -150,7 +177,7 @@ fn run(
     t: &Core<'_>,
     l: &Lists,
     m: &Masks,
-    placed: &mut [u16; MAX_TILES],
+    out: &mut [u16; MAX_TILES],
     clock: &mut Clock<'_>,
     counted: &mut [u64],
     avail: &mut Avail,
@@ -160,6 +187,12 @@ fn run(
     const M: usize = MAX_TILES - 1;
     let (start, limit) = (depths.start, depths.end);
     let q = &*m.quads;
+    // The board and the masks as locals of the walk's frame: addressed
+    // from the stack pointer, they take no register of their own. The
+    // masks come back as they came (every take is given back).
+    let mut board = *out;
+    let mut masks: Avail = *avail;
+    let (placed, avail) = (&mut board, &mut masks);
     // The depths below the current one: what their walk resumes with.
     let mut below = [Frame::default(); MAX_TILES];
     let mut cell = [0u16; MAX_TILES];
@@ -182,6 +215,12 @@ fn run(
         false => (0, 0),
     };
     let mut go = true;
+    if start == last {
+        // One depth: each candidate is a board.
+        nodes[d & M] -= r.count_ones() as u64;
+        go = boards(m, placed, cell[d & M], b, r, &mut nodes[d & M], emit);
+        r = 0;
+    }
     loop {
         if r == 0 {
             if d == start {
@@ -196,14 +235,6 @@ fn run(
         let k = r.trailing_zeros();
         r &= r - 1;
         let e = entry(m, b + k);
-        if d == last {
-            placed[cell[d & M] as usize & M] = e.o;
-            if !emit(placed) {
-                go = false;
-                break;
-            }
-            continue;
-        }
         let at = slot((nb + (e.key as u32 & nm)) as usize);
         // The next depth's candidates, but this tile's: taken from the
         // mask read before the take, so that the next depth need not wait
@@ -234,6 +265,22 @@ fn run(
                 break;
             }
         }
+        if d + 1 == last {
+            // The last depth's candidates are boards: no descent.
+            go = boards(
+                m,
+                placed,
+                cell[last & M],
+                m.starts[at],
+                r1,
+                &mut nodes[last & M],
+                emit,
+            );
+            if !go {
+                break;
+            }
+            continue;
+        }
         q.take(avail, tile);
         below[d & M] = Frame {
             rem: r,
@@ -245,9 +292,7 @@ fn run(
         d += 1;
         (r, b) = (r1, m.starts[at]);
         nodes[d & M] += r1.count_ones() as u64;
-        if d < last {
-            (nb, nm) = l.next(placed, d + 1).parts();
-        }
+        (nb, nm) = l.next(placed, d + 1).parts();
     }
     if !go {
         // The nodes counted on entering the depths but not reached.
@@ -260,6 +305,7 @@ fn run(
     }
     clock.budget = budget;
     add_nodes(counted, depths, &nodes);
+    *out = board;
     go
 }
 

@@ -84,8 +84,30 @@ fn candidates<const W: usize>(t: &Tables<'_>, st: &State<'_, W>, depth: usize) -
 /// Depth-first search of the depths `start..limit`, with the board holding
 /// the depths before `start`; `emit` gets every board that fills them, and
 /// stops the search at once by returning false. Returns false when asked to
-/// stop.
+/// stop. A fixed piece is placed without a choice: the nodes are the
+/// candidates of the other depths (as the Eternity II community's solvers
+/// count them).
 pub(super) fn search<const W: usize>(
+    t: &Tables<'_>,
+    st: &mut State<'_, W>,
+    start: usize,
+    limit: usize,
+    emit: &mut Emit<'_>,
+) -> bool {
+    let fixed = t
+        .fixed_depths
+        .iter()
+        .filter(|&&d| (start..limit).contains(&d));
+    let kept: Vec<(usize, u64)> = fixed.map(|&d| (d, st.nodes[d])).collect();
+    let go = walk_depths(t, st, start, limit, emit);
+    for (d, n) in kept {
+        st.nodes[d] = n;
+    }
+    go
+}
+
+/// [`search`], each depth's candidates counted.
+fn walk_depths<const W: usize>(
     t: &Tables<'_>,
     st: &mut State<'_, W>,
     start: usize,
