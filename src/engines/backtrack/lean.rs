@@ -171,7 +171,21 @@ struct Clock<'c> {
     look: &'c mut dyn FnMut() -> bool,
 }
 
-/// [`walk`] on the parts of the state it uses.
+/// Per depth of `depths`: its cell and whether it checks past the key
+/// lists.
+fn per_depth(l: &Lists, depths: std::ops::Range<usize>) -> ([u16; MAX_TILES], [bool; MAX_TILES]) {
+    let (mut cell, mut checks) = ([0u16; MAX_TILES], [false; MAX_TILES]);
+    for d in depths {
+        (cell[d], checks[d]) = (l.hot[d].cell, l.hot[d].checks);
+    }
+    (cell, checks)
+}
+
+/// [`walk`] on the parts of the state it uses. The board and the masks
+/// are copied into the walk's frame: addressed from the stack pointer,
+/// they take no register of their own, and the caller's masks are left as
+/// they came. `below` holds what each depth under the current one resumes
+/// with.
 #[allow(clippy::too_many_arguments)]
 fn run(
     t: &Core<'_>,
@@ -187,19 +201,11 @@ fn run(
     const M: usize = MAX_TILES - 1;
     let (start, limit) = (depths.start, depths.end);
     let q = &*m.quads;
-    // The board and the masks as locals of the walk's frame: addressed
-    // from the stack pointer, they take no register of their own. The
-    // masks come back as they came (every take is given back).
     let mut board = *out;
     let mut masks: Avail = *avail;
     let (placed, avail) = (&mut board, &mut masks);
-    // The depths below the current one: what their walk resumes with.
     let mut below = [Frame::default(); MAX_TILES];
-    let mut cell = [0u16; MAX_TILES];
-    let mut checks = [false; MAX_TILES];
-    for d in start..limit {
-        (cell[d], checks[d]) = (l.hot[d].cell, l.hot[d].checks);
-    }
+    let (cell, checks) = per_depth(l, start..limit);
     let mut nodes = [0u64; MAX_TILES];
     let mut budget = clock.budget;
     let last = limit - 1;
@@ -267,15 +273,8 @@ fn run(
         }
         if d + 1 == last {
             // The last depth's candidates are boards: no descent.
-            go = boards(
-                m,
-                placed,
-                cell[last & M],
-                m.starts[at],
-                r1,
-                &mut nodes[last & M],
-                emit,
-            );
+            let (c, n) = (cell[last & M], &mut nodes[last & M]);
+            go = boards(m, placed, c, m.starts[at], r1, n, emit);
             if !go {
                 break;
             }
@@ -295,12 +294,11 @@ fn run(
         (nb, nm) = l.next(placed, d + 1).parts();
     }
     if !go {
-        // The nodes counted on entering the depths but not reached.
+        // The nodes counted on entering the depths but not reached (the
+        // masks are the walk's copy: nothing to give back).
         nodes[d & M] -= r.count_ones() as u64;
-        while d > start {
-            d -= 1;
-            nodes[d & M] -= below[d & M].rem.count_ones() as u64;
-            q.give(avail, below[d & M].tile as usize);
+        for e in start..d {
+            nodes[e & M] -= below[e & M].rem.count_ones() as u64;
         }
     }
     clock.budget = budget;
