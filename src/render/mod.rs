@@ -2,10 +2,12 @@
 //! HTML index), tables, the community's board notation and the recording
 //! graph. Each command formats its own reports in its folder.
 
+mod font;
 pub(crate) mod graph;
 pub(crate) mod html;
 pub(crate) mod images;
 pub(crate) mod json;
+mod outlined;
 pub mod png;
 pub mod svg;
 pub(crate) mod table;

@@ -1,16 +1,17 @@
 //! PNG pictures: the SVG of the same picture rasterized by resvg, a pure-Rust
-//! renderer, with the one font bundled in the binary (DejaVu Sans,
-//! assets/fonts), so a picture is byte-for-byte the same on every machine and
-//! shows the same thing as its SVG.
-
-use std::sync::{Arc, OnceLock};
+//! renderer, its labels drawn as outlines of the one font bundled in the
+//! binary (DejaVu Sans, assets/fonts; src/render/outlined.rs), so a picture
+//! is byte-for-byte the same on every machine and shows the same thing as
+//! its SVG, without a text engine to build.
 
 use resvg::{tiny_skia, usvg};
 use thiserror::Error;
 
+use super::font::Font;
+use super::outlined::outlined;
+
 /// DejaVu Sans (Bitstream Vera licence, assets/fonts/LICENSE-DejaVu.txt).
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-const FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per SVG unit: labels stay legible.
 pub const SCALE: f32 = 2.0;
@@ -26,23 +27,8 @@ pub enum PngError {
     TooLarge(u32, u32),
     #[error("cannot encode the PNG: {0}")]
     Encode(String),
-}
-
-fn fonts() -> Arc<usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        db.load_font_data(FONT.to_vec());
-        for set in [
-            usvg::fontdb::Database::set_sans_serif_family,
-            usvg::fontdb::Database::set_serif_family,
-            usvg::fontdb::Database::set_monospace_family,
-        ] {
-            set(&mut db, FAMILY);
-        }
-        Arc::new(db)
-    })
-    .clone()
+    #[error("the bundled font cannot be read")]
+    Font,
 }
 
 /// The size in pixels of the PNG of an SVG of `width` x `height` units.
@@ -56,9 +42,9 @@ pub fn size_of(width: f32, height: f32) -> (u32, u32) {
 /// Rasterize an SVG (one of ours: no external files are read; images must
 /// be data URIs).
 pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
+    let font = Font::parse(FONT).ok_or(PngError::Font)?;
+    let svg = outlined(svg, &font).map_err(PngError::Svg)?;
     let options = usvg::Options {
-        font_family: FAMILY.to_string(),
-        fontdb: fonts(),
         // Nothing outside the SVG is loaded.
         image_href_resolver: usvg::ImageHrefResolver {
             resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
@@ -66,7 +52,7 @@ pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
         },
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| PngError::Svg(e.to_string()))?;
+    let tree = usvg::Tree::from_str(&svg, &options).map_err(|e| PngError::Svg(e.to_string()))?;
     let size = tree.size();
     let (w, h) = size_of(size.width(), size.height());
     if w > MAX_SIDE || h > MAX_SIDE {
