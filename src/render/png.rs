@@ -59,12 +59,80 @@ pub fn from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
         return Err(PngError::TooLarge(w, h));
     }
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PngError::TooLarge(w, h))?;
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(SCALE, SCALE),
-        &mut pixmap.as_mut(),
-    );
+    let scale = tiny_skia::Transform::from_scale(SCALE, SCALE);
+    draw(tree.root(), scale, &mut pixmap.as_mut());
     encode(pixmap)
+}
+
+/// Whether a group holds an image, at any depth.
+fn holds_image(group: &usvg::Group) -> bool {
+    group.children().iter().any(|n| match n {
+        usvg::Node::Image(_) => true,
+        usvg::Node::Group(g) => holds_image(g),
+        _ => false,
+    })
+}
+
+/// Draw the nodes of `group` in their order, `transform` taking its
+/// coordinates to the pixmap's: images here (resvg is built without its
+/// image decoders, whose formats pictures never embed), all else by resvg.
+/// A group that holds an image is walked into rather than drawn as a
+/// layer: ours have no opacity, clip, mask or filter.
+fn draw(group: &usvg::Group, transform: tiny_skia::Transform, pixmap: &mut tiny_skia::PixmapMut) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Image(image) => draw_image(image, transform, pixmap),
+            usvg::Node::Group(g) if holds_image(g) => {
+                draw(g, transform.pre_concat(g.transform()), pixmap);
+            }
+            _ => {
+                // render_node draws into a pixmap of the node's own box;
+                // moved back by that box, it draws into the whole picture.
+                if let Some(b) = node.abs_layer_bounding_box() {
+                    let at = transform.pre_translate(b.x(), b.y());
+                    resvg::render_node(node, at, pixmap);
+                }
+            }
+        }
+    }
+}
+
+/// A PNG image (the tile images) or a nested SVG; other formats are not
+/// drawn.
+fn draw_image(
+    image: &usvg::Image,
+    transform: tiny_skia::Transform,
+    pixmap: &mut tiny_skia::PixmapMut,
+) {
+    if !image.is_visible() {
+        return;
+    }
+    let raster = match image.kind() {
+        usvg::ImageKind::PNG(data) => tiny_skia::Pixmap::decode_png(data).ok(),
+        usvg::ImageKind::SVG(tree) => return draw(tree.root(), transform, pixmap),
+        _ => None,
+    };
+    let Some(raster) = raster else { return };
+    let quality = match image.rendering_mode() {
+        usvg::ImageRendering::OptimizeSpeed
+        | usvg::ImageRendering::CrispEdges
+        | usvg::ImageRendering::Pixelated => tiny_skia::FilterQuality::Nearest,
+        usvg::ImageRendering::Smooth => tiny_skia::FilterQuality::Bilinear,
+        _ => tiny_skia::FilterQuality::Bicubic,
+    };
+    let rect = tiny_skia::Rect::from_xywh(0.0, 0.0, raster.width() as f32, raster.height() as f32);
+    let Some(rect) = rect else { return };
+    let paint = tiny_skia::Paint {
+        shader: tiny_skia::Pattern::new(
+            raster.as_ref(),
+            tiny_skia::SpreadMode::Pad,
+            quality,
+            1.0,
+            tiny_skia::Transform::identity(),
+        ),
+        ..tiny_skia::Paint::default()
+    };
+    pixmap.fill_rect(rect, &paint, transform, None);
 }
 
 /// The PNG of a rendered pixmap: deflate level 1 with adaptive row filters
@@ -108,6 +176,28 @@ mod tests {
         // square is not transparent.
         let inked = (44..80).any(|x| (4..36).any(|y| pix.pixel(x, y).unwrap().alpha() > 0));
         assert!(inked, "no text drawn");
+    }
+
+    #[test]
+    fn images_are_drawn_in_their_place_in_the_order() {
+        use base64::Engine;
+        // A 4x4 blue PNG, drawn 10 units wide through a <use> inside a
+        // moved group; a red square drawn after it covers its left half.
+        let mut blue = tiny_skia::Pixmap::new(4, 4).unwrap();
+        blue.fill(tiny_skia::Color::from_rgba8(0, 0, 255, 255));
+        let data = base64::engine::general_purpose::STANDARD.encode(blue.encode_png().unwrap());
+        let svg = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20" viewBox="0 0 30 20"><defs><image id="i" width="10" height="10" href="data:image/png;base64,{data}"/></defs><g transform="translate(10 5)"><use href="#i"/></g><rect x="5" y="5" width="10" height="10" fill="#ff0000"/></svg>"##
+        );
+        let pix = tiny_skia::Pixmap::decode_png(&from_svg(&svg).unwrap()).unwrap();
+        let rgb = |x: f32, y: f32| {
+            let c = pix.pixel((x * SCALE) as u32, (y * SCALE) as u32).unwrap();
+            (c.red(), c.green(), c.blue(), c.alpha())
+        };
+        assert_eq!(rgb(17.0, 10.0), (0, 0, 255, 255), "the image");
+        assert_eq!(rgb(12.0, 10.0), (255, 0, 0, 255), "the square over it");
+        assert_eq!(rgb(25.0, 10.0).3, 0, "nothing right of the image");
+        assert_eq!(rgb(17.0, 2.0).3, 0, "nothing above the image");
     }
 
     #[test]
