@@ -52,7 +52,7 @@ pub(super) fn search<const W: usize>(
                 go = emit(&st.placed);
             } else {
                 m.quads.take(&mut avail, o / 4);
-                go = walk(t, l, m, st, &mut avail, start + 1, limit, emit);
+                go = walk(t, l, m, st, &avail, start + 1, limit, emit);
                 m.quads.give(&mut avail, o / 4);
             }
             if !go {
@@ -62,7 +62,7 @@ pub(super) fn search<const W: usize>(
         st.nodes[start] += nodes;
         return go;
     }
-    walk(t, l, m, st, &mut avail, start, limit, emit)
+    walk(t, l, m, st, &avail, start, limit, emit)
 }
 
 /// A depth left for the one below it: its remaining candidates (bits of
@@ -105,14 +105,14 @@ fn checked(
 
 /// The walk of the masks over the depths `start..limit` (masks are built
 /// only where each tile lies in at most four lists), the masks in `avail`
-/// holding the board.
+/// holding the board (read, not changed: the walk changes its own copy).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk<const W: usize>(
     t: &Core<'_>,
     l: &Lists,
     m: &Masks,
     st: &mut State<'_, W>,
-    avail: &mut Avail,
+    avail: &Avail,
     start: usize,
     limit: usize,
     emit: &mut Emit<'_>,
@@ -194,7 +194,7 @@ fn run(
     out: &mut [u16; MAX_TILES],
     clock: &mut Clock<'_>,
     counted: &mut [u64],
-    avail: &mut Avail,
+    avail: &Avail,
     depths: std::ops::Range<usize>,
     emit: &mut dyn FnMut(&[u16; MAX_TILES]) -> bool,
 ) -> bool {
