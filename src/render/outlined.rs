@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use super::escape;
 use super::font::{Font, Pen};
 
 /// The size of a label with no `font-size` of its own or above it (SVG's
@@ -109,13 +110,6 @@ fn path_of(node: roxmltree::Node<'_, '_>, font: &Font<'_>) -> String {
     }
     let _ = write!(el, r#" d="{}"/>"#, pen.d.trim_end());
     el
-}
-
-/// An attribute value written back between double quotes.
-fn escape(v: &str) -> String {
-    v.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 /// Path data in user units: font units scaled and flipped about the
