@@ -12,9 +12,10 @@
 
 use super::MAX_TILES;
 use super::core::Core;
+use super::fused;
 use super::lists::Lists;
 use super::masks::{Avail, Masks, entry, slot};
-use super::state::{CHECK_EVERY, Emit, State, add_nodes, should_stop};
+use super::state::{CHECK_EVERY, Clock, Emit, State, add_nodes, should_stop};
 
 /// Depth-first search of the depths `start..limit` (`start < limit`), with
 /// the board holding the depths before `start`; `emit` gets every board
@@ -77,32 +78,6 @@ struct Frame {
     tile: u32,
 }
 
-/// The candidates of `r` (bits of the list from `b`) that pass the checks
-/// of `depth` past the key lists (few depths have any: the corners under
-/// the turn reduction, hinted neighbours).
-#[inline(never)]
-fn checked(
-    t: &Core<'_>,
-    l: &Lists,
-    m: &Masks,
-    placed: &[u16; MAX_TILES],
-    depth: usize,
-    r: u64,
-    b: u32,
-) -> u64 {
-    let first = t.first_cell & (MAX_TILES - 1);
-    let (mut x, mut pass) = (r, 0);
-    while x != 0 {
-        let k = x.trailing_zeros();
-        x &= x - 1;
-        let o = entry(m, b + k).o as usize;
-        if l.passes(t, placed, &l.cold[depth], depth, o, first) {
-            pass |= 1 << k;
-        }
-    }
-    pass
-}
-
 /// The walk of the masks over the depths `start..limit` (masks are built
 /// only where each tile lies in at most four lists), the masks in `avail`
 /// holding the board (read, not changed: the walk changes its own copy).
@@ -125,17 +100,12 @@ pub(super) fn walk<const W: usize>(
         budget: st.budget,
         look: &mut || should_stop(stop, check),
     };
-    let go = run(
-        t,
-        l,
-        m,
-        &mut st.placed,
-        &mut clock,
-        &mut st.nodes,
-        avail,
-        start..limit,
-        emit,
-    );
+    let (board, nodes, depths) = (&mut st.placed, &mut st.nodes, start..limit);
+    // A 16-wide row scan takes the fused walk, the others this file's.
+    let go = match fused::fits(l, depths.clone()) {
+        Some(f) => fused::run(f, t, l, m, board, &mut clock, nodes, avail, depths, emit),
+        None => run(t, l, m, board, &mut clock, nodes, avail, depths, emit),
+    };
     st.budget = clock.budget;
     go
 }
@@ -165,29 +135,13 @@ fn boards(
     true
 }
 
-/// The descents left before a look at the clock, and the look.
-struct Clock<'c> {
-    budget: u32,
-    look: &'c mut dyn FnMut() -> bool,
-}
-
-/// Per depth of `depths`: its cell and whether it checks past the key
-/// lists.
-fn per_depth(l: &Lists, depths: std::ops::Range<usize>) -> ([u16; MAX_TILES], [bool; MAX_TILES]) {
-    let (mut cell, mut checks) = ([0u16; MAX_TILES], [false; MAX_TILES]);
-    for d in depths {
-        (cell[d], checks[d]) = (l.hot[d].cell, l.hot[d].checks);
-    }
-    (cell, checks)
-}
-
-/// [`walk`] on the parts of the state it uses. The board and the masks
+/// [`walk`] on the parts of the state it uses (as [`fused::run`]). The board and the masks
 /// are copied into the walk's frame: addressed from the stack pointer,
 /// they take no register of their own, and the caller's masks are left as
 /// they came. `below` holds what each depth under the current one resumes
 /// with.
 #[allow(clippy::too_many_arguments)]
-fn run(
+pub(super) fn run(
     t: &Core<'_>,
     l: &Lists,
     m: &Masks,
@@ -205,7 +159,7 @@ fn run(
     let mut masks: Avail = *avail;
     let (placed, avail) = (&mut board, &mut masks);
     let mut below = [Frame::default(); MAX_TILES];
-    let (cell, checks) = per_depth(l, start..limit);
+    let (cell, checks) = l.per_depth(start..limit);
     let mut nodes = [0u64; MAX_TILES];
     let mut budget = clock.budget;
     let last = limit - 1;
@@ -213,7 +167,7 @@ fn run(
     let at = l.first_list(placed, d);
     let (mut r, mut b) = (avail[slot(at)], m.starts[slot(at)]);
     if checks[d & M] {
-        r = checked(t, l, m, placed, d, r, b);
+        r = l.checked(t, m, placed, d, r, b);
     }
     nodes[d & M] += r.count_ones() as u64;
     let (mut nb, mut nm) = match d < last {
@@ -257,7 +211,7 @@ fn run(
         }
         placed[cell[d & M] as usize & M] = e.o;
         if checks[(d + 1) & M] {
-            r1 = checked(t, l, m, placed, d + 1, r1, m.starts[at]);
+            r1 = l.checked(t, m, placed, d + 1, r1, m.starts[at]);
             if r1 == 0 {
                 continue;
             }
@@ -320,32 +274,49 @@ mod tests {
     use crate::puzzle::Turning;
     use crate::symmetry::Symmetry;
 
+    /// What a search found: how many boards, a hash of them in their
+    /// order, the first ten, and its nodes per depth.
+    type Found = (usize, u64, Vec<Vec<u16>>, Vec<u64>);
+
     /// The boards of `depth` cells a search emits up to its `stop`-th,
-    /// when it is stopped, and its nodes per depth.
-    fn stopped(t: &Tables<'_>, depth: usize, stop: usize) -> (Vec<Vec<u16>>, Vec<u64>) {
+    /// when it is stopped, and its nodes per depth (`W` words of
+    /// orientations).
+    fn stopped<const W: usize>(t: &Tables<'_>, depth: usize, stop: usize) -> Found {
+        use std::hash::{DefaultHasher, Hasher};
         let flag = AtomicBool::new(false);
         let check = || false;
-        let mut st = t.state::<2>(&flag, &check);
-        let mut boards = Vec::new();
+        let mut st = t.state::<W>(&flag, &check);
+        let (mut n, mut hash, mut boards) = (0, DefaultHasher::new(), Vec::new());
         let go = search(t, &mut st, 0, depth, &mut |p: &[u16; MAX_TILES]| {
-            boards.push(p[..t.cells].to_vec());
-            boards.len() < stop
+            n += 1;
+            p[..t.cells].iter().for_each(|&o| hash.write_u16(o));
+            if boards.len() < 10 {
+                boards.push(p[..t.cells].to_vec());
+            }
+            n < stop
         });
-        assert_eq!(go, boards.len() < stop);
-        (boards, st.nodes)
+        assert_eq!(go, n < stop);
+        (n, hash.finish(), boards, st.nodes)
     }
 
+    /// Both masks' walks: lean.rs's on 6-wide boards, the fused one on
+    /// 16-wide row scans (shallow there: the full trees are large; fused.rs
+    /// compares the two walks deeper).
     #[test]
-    fn a_stopped_lean_walk_counts_the_nodes_the_masks_walk_counts() {
-        let mut stops = 0;
-        for seed in 0..4u64 {
+    fn a_stopped_lean_or_fused_walk_counts_the_nodes_the_list_walk_counts() {
+        let (mut stops, mut fused) = (0, 0);
+        for seed in 0..8u64 {
+            let (rows, cols) = match seed < 4 {
+                true => (4 + seed as usize % 2, 6),
+                false => (3, 16),
+            };
             let o = FamilyOptions {
-                rows: 4 + seed as usize % 2,
-                cols: 6,
+                rows,
+                cols,
                 frame_colours: 2,
                 inner_colours: 5 + seed as usize % 3,
                 turning: Turning::Quarter,
-                hint: seed == 3,
+                hint: seed % 4 == 3,
             };
             let (p, _) = plant_family(&mut Rng::new(seed), &o);
             let none = Symmetry::none();
@@ -354,20 +325,38 @@ mod tests {
                     let lean = Tables::new(&p, order, &none, Setup::turns(Turns::full_if(!reduce)));
                     let mut walked =
                         Tables::new(&p, order, &none, Setup::turns(Turns::full_if(!reduce)));
+                    let l = lean.lists.as_ref().expect("lists");
+                    let fits = fused::fits(l, 1..lean.cells).is_some();
+                    assert_eq!(fits, cols == 16 && order == Order::Row, "seed {seed}");
+                    fused += fits as usize;
                     // The same lists walked by the list loop.
                     let l = walked.lists.as_mut().expect("lists");
                     assert!(l.masks.take().is_some(), "masks");
-                    for depth in [lean.cells / 2, lean.cells] {
-                        for stop in [1, 5] {
-                            let a = stopped(&lean, depth, stop);
-                            let what = format!("seed {seed} {order} {reduce} {depth} {stop}");
-                            assert_eq!(a, stopped(&walked, depth, stop), "{what}");
-                            stops += (a.0.len() == stop) as usize;
-                        }
+                    let (half, all) = (lean.cells / 2, lean.cells);
+                    let runs = match cols {
+                        6 => vec![(half, 1), (half, 5), (all, 1), (all, 5)],
+                        _ => vec![(5, usize::MAX), (20, 1), (20, 5)],
+                    };
+                    for (depth, stop) in runs {
+                        let (a, b) = match cols {
+                            6 => (
+                                stopped::<2>(&lean, depth, stop),
+                                stopped::<2>(&walked, depth, stop),
+                            ),
+                            _ => (
+                                stopped::<3>(&lean, depth, stop),
+                                stopped::<3>(&walked, depth, stop),
+                            ),
+                        };
+                        assert_eq!(a, b, "seed {seed} {order} {reduce} {depth} {stop}");
+                        stops += (a.0 == stop) as usize;
                     }
                 }
             }
         }
-        assert!(stops > 20, "{stops} stopped searches");
+        assert!(
+            stops > 40 && fused == 8,
+            "{stops} stopped searches, {fused} fused"
+        );
     }
 }

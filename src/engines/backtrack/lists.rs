@@ -23,7 +23,7 @@ use super::build::Step;
 use super::core::Core;
 use super::keys::{Cold, Entry, Hot, KeyTables, MAX_DOMAINS, dense_codes};
 use super::lookahead::Lookahead;
-use super::masks::Masks;
+use super::masks::{Masks, entry};
 use super::ring::Ring;
 use super::state::{Emit, State};
 
@@ -44,6 +44,9 @@ impl Next {
         (self.base as u32, self.mask)
     }
 }
+
+/// The length of [`Lists::need`] for the largest board.
+pub(super) const NEED: usize = MAX_TILES * 4 * 8;
 
 /// The lists of one puzzle and placement order.
 pub(super) struct Lists {
@@ -67,6 +70,9 @@ pub(super) struct Lists {
     /// The lists' availability masks, where every list the walk descends
     /// into is short enough (masks.rs).
     pub(super) masks: Option<Masks>,
+    /// With masks, `need` padded to the largest board's length: indexed
+    /// modulo [`NEED`], read without a bounds check (fused.rs).
+    pub(super) padded_need: Option<Box<[u16; NEED]>>,
 }
 
 impl Lists {
@@ -105,6 +111,11 @@ impl Lists {
         }
         let (starts, entries) = keys.fill(&code, &need, wild, &mut hot[..steps.len()]);
         let masks = Masks::new(&starts, &entries, span, nori / 4, steps);
+        let padded_need = (masks.is_some() && need.len() <= NEED).then(|| {
+            let mut p = Box::new([0; NEED]);
+            p[..need.len()].copy_from_slice(&need);
+            p
+        });
         Some(Lists {
             need_row: need.iter().map(|&c| c as u32 * span as u32).collect(),
             need,
@@ -114,6 +125,7 @@ impl Lists {
             hot,
             cold,
             masks,
+            padded_need,
         })
     }
 
@@ -164,6 +176,45 @@ impl Lists {
     fn range(&self, n: Next, e: Entry) -> (u32, u32) {
         let at = self.list(n, e);
         (self.starts[at], self.starts[at + 1])
+    }
+
+    /// Per depth of `depths`: its cell and whether it checks past the key
+    /// lists.
+    pub(super) fn per_depth(
+        &self,
+        depths: std::ops::Range<usize>,
+    ) -> ([u16; MAX_TILES], [bool; MAX_TILES]) {
+        let (mut cell, mut checks) = ([0u16; MAX_TILES], [false; MAX_TILES]);
+        for d in depths {
+            (cell[d], checks[d]) = (self.hot[d].cell, self.hot[d].checks);
+        }
+        (cell, checks)
+    }
+
+    /// The candidates of `r` (bits of the list from `b` in `m`) that pass
+    /// the checks of `depth` past the key lists (few depths have any: the
+    /// corners under the turn reduction, hinted neighbours).
+    #[inline(never)]
+    pub(super) fn checked(
+        &self,
+        t: &Core<'_>,
+        m: &Masks,
+        placed: &[u16; MAX_TILES],
+        depth: usize,
+        r: u64,
+        b: u32,
+    ) -> u64 {
+        let first = t.first_cell & (MAX_TILES - 1);
+        let (mut x, mut pass) = (r, 0);
+        while x != 0 {
+            let k = x.trailing_zeros();
+            x &= x - 1;
+            let o = entry(m, b + k).o as usize;
+            if self.passes(t, placed, &self.cold[depth], depth, o, first) {
+                pass |= 1 << k;
+            }
+        }
+        pass
     }
 
     /// Whether orientation `o` at `depth` passes the checks past the key

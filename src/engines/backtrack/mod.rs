@@ -65,6 +65,7 @@ macro_rules! by_words {
 mod bits;
 mod build;
 mod core;
+mod fused;
 mod keys;
 pub mod kind;
 mod lean;

@@ -41,6 +41,13 @@ pub(super) fn work_check() -> bool {
 /// on full boards only, never per node).
 pub(super) type Emit<'e> = dyn FnMut(&[u16; MAX_TILES]) -> bool + 'e;
 
+/// The descents left before a look at the clock, and the look (the masks'
+/// walks, lean.rs and fused.rs).
+pub(super) struct Clock<'c> {
+    pub(super) budget: u32,
+    pub(super) look: &'c mut dyn FnMut() -> bool,
+}
+
 /// Search state of one worker; `W` words per set of orientations.
 pub(super) struct State<'a, const W: usize> {
     /// Orientation per cell (row-major); indexed modulo `MAX_TILES`.
