@@ -15,8 +15,9 @@ use std::ops::Range;
 
 use super::MAX_TILES;
 use super::core::Core;
+use super::keys::Entry;
 use super::lists::{Lists, NEED};
-use super::masks::{Avail, Masks, entry, slot};
+use super::masks::{Avail, MAX_ENTRIES, MAX_LISTS, Masks, Quads, entry, slot};
 use super::state::{CHECK_EVERY, Clock, add_nodes};
 
 /// The width of the row scans the generated key reads are written for.
@@ -33,6 +34,9 @@ struct Ctx<'c> {
     t: &'c Core<'c>,
     l: &'c Lists,
     m: &'c Masks,
+    entries: &'c [Entry; MAX_ENTRIES],
+    starts: &'c [u32; MAX_LISTS],
+    quads: &'c Quads,
     placed: [u16; MAX_TILES],
     avail: Avail,
     nodes: [u64; MAX_TILES],
@@ -97,6 +101,9 @@ pub(super) fn run(
         t,
         l,
         m,
+        entries: &m.entries,
+        starts: &m.starts,
+        quads: &m.quads,
         placed: *out,
         avail: *avail,
         nodes: [0; MAX_TILES],

@@ -48,7 +48,7 @@ pub(super) struct Masks {
     /// checks; walking the lists' own vectors instead measured slower,
     /// docs/log.md).
     pub(super) starts: Box<[u32; MAX_LISTS]>,
-    entries: Box<[Entry; MAX_ENTRIES]>,
+    pub(super) entries: Box<[Entry; MAX_ENTRIES]>,
     /// Per tile, the lists it lies in and its bits there, four per tile
     /// (padded with the spare word): a table of a fixed size, read without
     /// bounds checks, as `starts` and `entries` are.
@@ -89,7 +89,7 @@ impl Quads {
 }
 
 /// The most entries the lists may hold for the masks.
-const MAX_ENTRIES: usize = 1 << 15;
+pub(super) const MAX_ENTRIES: usize = 1 << 15;
 
 /// The entry `at` of the lists.
 #[inline(always)]
@@ -99,7 +99,7 @@ pub(super) fn entry(m: &Masks, at: u32) -> Entry {
 
 /// The most lists the masks are kept for: a fixed size, so that an index
 /// masked to it needs no bounds check.
-const MAX_LISTS: usize = 1 << 13;
+pub(super) const MAX_LISTS: usize = 1 << 13;
 
 /// The masks of every list, as the walk changes them.
 pub(super) type Avail = [u64; MAX_LISTS];
