@@ -14,7 +14,6 @@
 //! every edge of the board becomes a condition between two representatives'
 //! sides.
 
-use std::collections::BTreeSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,13 +22,12 @@ use hashbrown::HashMap;
 use hashbrown::hash_map::Entry;
 use thiserror::Error;
 
-use crate::puzzle::{Edge, Puzzle, base_side};
+use crate::puzzle::Puzzle;
 
-use super::orbits::{conditions, orbits};
-use crate::symmetry::{period, tile_kinds};
+use super::plan::Plan;
 
 /// Why a count did not finish.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Error, PartialEq)]
 pub(crate) enum DpError {
     /// The state does not fit the 128-bit key.
     #[error(
@@ -56,9 +54,32 @@ pub(crate) enum DpError {
     /// A time limit or an interrupt.
     #[error("stopped at step {step} of {steps}")]
     Stopped { step: usize, steps: usize },
+    /// A time limit or an interrupt, while evaluating at roots of unity.
+    #[error("stopped after {done} of {of} evaluations")]
+    StoppedEvaluating { done: u64, of: u64 },
+    /// Too many points of roots of unity to evaluate at.
+    #[error(
+        "the programme at roots of unity needs {points:.3e} evaluations (more than 2^48): \
+         too many tile kinds"
+    )]
+    TooManyPoints { points: f64 },
     /// A count past `u128`.
     #[error("a count passed 2^128")]
     Overflow,
+    /// Residues modulo several primes that join to no number within the
+    /// proven bound.
+    #[error("the residues modulo the primes disagree with the bound on the count: a bug")]
+    Inconsistent,
+}
+
+impl DpError {
+    /// Whether a time limit or an interrupt stopped it.
+    pub(crate) fn is_stop(&self) -> bool {
+        matches!(
+            self,
+            DpError::Stopped { .. } | DpError::StoppedEvaluating { .. }
+        )
+    }
 }
 
 /// What one programme found.
@@ -84,34 +105,10 @@ pub(crate) struct Limits<'a> {
 /// entries at hashbrown's load factor).
 const BYTES_PER_STATE: usize = 80;
 
-/// One distinct orientation of a tile kind, as the cell shows it.
-#[derive(Clone, Copy, Debug)]
-struct Cand {
-    kind: usize,
-    shown: [u8; 4],
-}
-
-/// One orbit representative's placement step.
-#[derive(Debug, Default)]
-struct Step {
-    /// Cells in its orbit: tiles of the kind it takes.
-    take: u32,
-    /// Orientations allowed (fixed by the orbit's stabilizer, meeting
-    /// conditions among its own sides).
-    cands: Vec<Cand>,
-    /// (side, slot): the side must fit the label waiting in the slot, which
-    /// is then freed.
-    checks: Vec<(u8, u8)>,
-    /// (side, slot): the side's label waits in the slot for a later step.
-    stores: Vec<(u8, u8)>,
-}
-
-/// The compiled programme for one turn.
+/// The compiled programme for one turn: its plan and where a state's
+/// 128-bit key keeps what.
 pub(super) struct Programme {
-    steps: Vec<Step>,
-    /// fits[a * labels + b]: labels a and b may touch.
-    fits: Vec<bool>,
-    labels: usize,
+    plan: Plan,
     label_bits: u32,
     /// Per kind: the bit offset and mask of its remaining-count field.
     kind_shift: Vec<u32>,
@@ -140,18 +137,14 @@ struct KeyLayout {
 }
 
 impl KeyLayout {
-    fn new(
-        kind_tiles: &[(u32, u8, [u8; 4])],
-        labels: usize,
-        slots: usize,
-    ) -> Result<KeyLayout, DpError> {
+    fn new(multiplicities: &[u32], labels: usize, slots: usize) -> Result<KeyLayout, DpError> {
         // The key: slot labels, then each kind's remaining count.
         let label_bits = bits_for(labels.saturating_sub(1) as u32);
         let mut shift = label_bits * slots as u32;
         let mut kind_shift = Vec::new();
         let mut kind_mask = Vec::new();
         let mut start = 0u128;
-        for &(mult, _, _) in kind_tiles {
+        for &mult in multiplicities {
             let b = bits_for(mult);
             kind_shift.push(shift);
             kind_mask.push((1u128 << b) - 1);
@@ -163,7 +156,7 @@ impl KeyLayout {
         if shift > 128 {
             return Err(DpError::TooWide {
                 bits: shift,
-                kinds: kind_tiles.len(),
+                kinds: multiplicities.len(),
                 labels,
                 slots,
             });
@@ -191,111 +184,10 @@ impl Programme {
     }
 
     fn ordered(puzzle: &Puzzle, turns: usize, ring: bool) -> Result<Programme, DpError> {
-        let (rows, cols) = (puzzle.rows(), puzzle.cols());
-        // Quarter turns only on square boards (the callers follow the group).
-        assert!(turns.is_multiple_of(2) || rows == cols);
-        // Edge labels and which pairs fit.
-        let mut edges: Vec<Edge> = puzzle.tiles().iter().flat_map(|t| t.edges).collect();
-        edges.sort();
-        edges.dedup();
-        let labels = edges.len();
-        let label = |e: Edge| edges.binary_search(&e).expect("an edge of the puzzle") as u8;
-        let fits: Vec<bool> = edges
-            .iter()
-            .flat_map(|&a| edges.iter().map(move |&b| a.fits(b)))
-            .collect();
-        // Tile kinds: multiplicity and distinct orientations.
-        let kinds = tile_kinds(puzzle);
-        let kind_tiles: Vec<(u32, u8, [u8; 4])> = kinds
-            .iter()
-            .map(|class| {
-                let t = puzzle.tile(class[0]).expect("a tile of the puzzle");
-                (class.len() as u32, period(t), t.edges.map(label))
-            })
-            .collect();
-        // A kind's first tile, for the rules' domains (every tile of a kind
-        // is allowed where the first is: the rules look at shown edges and
-        // rotations, and a fixed piece is a kind of its own).
-        let first_of: Vec<usize> = kinds
-            .iter()
-            .map(|class| puzzle.index_of(class[0]).expect("a tile of the puzzle"))
-            .collect();
-        let rules = puzzle.has_rules();
-        let (rep, times, reps) = orbits(puzzle, turns, ring);
-        let conditions = conditions(puzzle, turns, &rep, &times);
-        // Steps, with slots for labels that wait.
-        let mut steps: Vec<Step> = reps
-            .iter()
-            .map(|&(_, take)| Step {
-                take,
-                ..Step::default()
-            })
-            .collect();
-        let mut selfs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); reps.len()];
-        let mut waiting: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); reps.len()];
-        for &((ra, sa), (rb, sb)) in &conditions {
-            if ra == rb {
-                selfs[ra].push((sa, sb));
-            } else {
-                waiting[ra].push((sa, rb, sb));
-            }
-        }
-        let mut free: BTreeSet<u8> = BTreeSet::new();
-        let mut next_slot = 0u8;
-        let mut pending: Vec<Vec<(u8, u8)>> = vec![Vec::new(); reps.len()];
-        let mut slots = 0usize;
-        for (i, step) in steps.iter_mut().enumerate() {
-            step.checks = std::mem::take(&mut pending[i]);
-            for &(_, slot) in &step.checks {
-                free.insert(slot);
-            }
-            for &(sa, rb, sb) in &waiting[i] {
-                let slot = match free.pop_first() {
-                    Some(s) => s,
-                    None => {
-                        next_slot += 1;
-                        next_slot - 1
-                    }
-                };
-                step.stores.push((sa as u8, slot));
-                pending[rb].push((sb as u8, slot));
-            }
-            slots = slots.max(next_slot as usize);
-            let (_, take) = reps[i];
-            for (kind, &(_, per, base)) in kind_tiles.iter().enumerate() {
-                // The orbit returns to its representative after `take`
-                // applications of the turn: the tile must look the same
-                // after turns * take quarter turns.
-                if !(turns * take as usize).is_multiple_of(per as usize) {
-                    continue;
-                }
-                for o in 0..per {
-                    // The rules at the representative cell (the frame is
-                    // the same on every cell of its orbit, turned).
-                    // (A fixed piece may be fixed in a rotation past its
-                    // period: any rotation showing orientation o counts.)
-                    if rules
-                        && !(o..4)
-                            .step_by(per as usize)
-                            .any(|r| puzzle.allows(reps[i].0, first_of[kind], r))
-                    {
-                        continue;
-                    }
-                    let shown: [u8; 4] = std::array::from_fn(|e| base[base_side(e, o)]);
-                    if selfs[i]
-                        .iter()
-                        .all(|&(a, b)| fits[shown[a] as usize * labels + shown[b] as usize])
-                    {
-                        step.cands.push(Cand { kind, shown });
-                    }
-                }
-            }
-        }
-        let key = KeyLayout::new(&kind_tiles, labels, slots)?;
+        let plan = Plan::new(puzzle, turns, ring);
+        let key = KeyLayout::new(&plan.multiplicities, plan.labels, plan.slots)?;
         Ok(Programme {
-            steps,
-            fits,
-            labels,
+            plan,
             label_bits: key.label_bits,
             kind_shift: key.kind_shift,
             kind_mask: key.kind_mask,
@@ -307,7 +199,7 @@ impl Programme {
         let mut cur: Vec<States> = (0..SHARDS).map(|_| States::default()).collect();
         cur[shard_of(self.start)].insert(self.start, 1);
         let mut peak = 1;
-        let total = self.steps.len();
+        let total = self.plan.steps.len();
         let owners = limits.threads.clamp(1, SHARDS);
         for i in 0..total {
             // A step holds its input's states and its output's: both count.
@@ -358,7 +250,7 @@ impl Programme {
         states: &AtomicUsize,
         limits: &Limits<'_>,
     ) -> Result<Vec<States>, DpError> {
-        let total = self.steps.len();
+        let total = self.plan.steps.len();
         let too_many = || DpError::TooManyStates {
             max: limits.max_states,
             step: i + 1,
@@ -426,7 +318,7 @@ fn shard_of(key: u128) -> usize {
 impl Programme {
     /// The number of placement steps (orbit representatives).
     pub(super) fn len(&self) -> usize {
-        self.steps.len()
+        self.plan.steps.len()
     }
 
     /// The state before any placement.
@@ -438,7 +330,7 @@ impl Programme {
     /// orientation can reach from `key`.
     #[inline]
     pub(super) fn successors(&self, i: usize, key: u128, mut f: impl FnMut(u128)) {
-        let step = &self.steps[i];
+        let step = &self.plan.steps[i];
         let lb = self.label_bits;
         let label_mask = (1u128 << lb) - 1;
         let take = step.take as u128;
@@ -454,7 +346,7 @@ impl Programme {
             }
             for &(side, slot) in &step.checks {
                 let waiting = ((key >> (lb * slot as u32)) & label_mask) as usize;
-                if !self.fits[waiting * self.labels + c.shown[side as usize] as usize] {
+                if !self.plan.fits[waiting * self.plan.labels + c.shown[side as usize] as usize] {
                     continue 'cand;
                 }
             }

@@ -25,8 +25,9 @@ pub(super) fn run_method(
         shard_weight: None,
     };
     match method {
-        Method::Dp => match by_dp(
+        Method::Dp | Method::Fourier => match by_programme(
             puzzle,
+            method,
             labellings,
             options.max_states,
             options.threads,
@@ -38,14 +39,10 @@ pub(super) fn run_method(
                 r.fixed = Some(fixed);
             }
             Err(e) => {
-                let stopped = matches!(
-                    e,
-                    CountError::Dp(DpError::Stopped { .. })
-                        | CountError::Partial {
-                            error: DpError::Stopped { .. },
-                            ..
-                        }
-                );
+                let stopped = match &e {
+                    CountError::Dp(e) | CountError::Partial { error: e, .. } => e.is_stop(),
+                    _ => false,
+                };
                 if stopped {
                     r.status = Status::Stopped;
                 }
@@ -286,9 +283,12 @@ impl CountError {
     }
 }
 
-/// The three counts from the pictures and the pictures each turn fixes.
-fn by_dp(
+/// The three counts from the pictures and the pictures each turn fixes,
+/// each counted by `method`'s programme: the dynamic programme or the
+/// programme at roots of unity.
+fn by_programme(
     puzzle: &Puzzle,
+    method: Method,
     labellings: Option<u128>,
     max_states: usize,
     threads: usize,
@@ -299,6 +299,10 @@ fn by_dp(
         stop,
         threads,
     };
+    let fixed_by = |turns| match method {
+        Method::Fourier => fourier::pictures_fixed_by(puzzle, turns, &limits),
+        _ => pictures_fixed_by(puzzle, turns, &limits),
+    };
     // The turn-fixed pictures first: their programmes are small (a quarter
     // or half of the board), and known even when the full one fails.
     // Only the board's own turns (its group) count: a rectangle has the
@@ -308,17 +312,9 @@ fn by_dp(
         count: 0,
         peak_states: 0,
     };
-    let quarter = if order == 4 {
-        pictures_fixed_by(puzzle, 1, &limits)?
-    } else {
-        none()
-    };
-    let half = if order >= 2 {
-        pictures_fixed_by(puzzle, 2, &limits)?
-    } else {
-        none()
-    };
-    let all = pictures_fixed_by(puzzle, 0, &limits).map_err(|e| CountError::Partial {
+    let quarter = if order == 4 { fixed_by(1)? } else { none() };
+    let half = if order >= 2 { fixed_by(2)? } else { none() };
+    let all = fixed_by(0).map_err(|e| CountError::Partial {
         error: e,
         half: half.count,
         quarter: quarter.count,
@@ -360,7 +356,7 @@ fn by_dp(
 }
 
 /// Knuth estimates of the pictures and of the pictures each turn fixes,
-/// combined like [`by_dp`]; with the number of trees probed (one per turn
+/// combined like [`by_programme`]; with the number of trees probed (one per turn
 /// of the board's group but the quarter turn's inverse: 3, 2 or 1).
 fn by_estimate(
     puzzle: &Puzzle,
@@ -395,7 +391,7 @@ fn by_estimate(
     };
     let all = est(0)?;
     let l = labellings.ok_or(CountError::TooManyLabellings)? as f64;
-    // Burnside over the board's own group, as in [`by_dp`].
+    // Burnside over the board's own group, as in [`by_programme`].
     let pictures = match order {
         4 => {
             let half = est(2)?;

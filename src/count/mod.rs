@@ -6,6 +6,9 @@
 //!   pictures, and the pictures each board turn leaves unchanged, without
 //!   enumerating them; Burnside's lemma and the labellings per picture give
 //!   the three counts;
+//! - [`Method::Fourier`]: the same programme's frontier without the kind
+//!   counts, evaluated at roots of unity modulo primes (fourier/), for
+//!   boards with few kinds of many tiles;
 //! - [`Method::Enumerate`]: the backtracker enumerates one board per picture
 //!   class and the collector counts, storing nothing;
 //! - [`Method::Estimate`]: Knuth's random-probe estimate (estimate.rs), for
@@ -15,9 +18,11 @@ mod auto;
 mod checkpoint;
 mod dp;
 mod estimate;
+mod fourier;
 mod methods;
 mod orbits;
 mod order;
+mod plan;
 mod request;
 
 use std::cell::RefCell;
@@ -55,6 +60,8 @@ pub enum Method {
     Dp,
     /// Backtracking enumeration, counting without storing.
     Enumerate,
+    /// The programme's frontier at roots of unity, modulo primes.
+    Fourier,
     /// Knuth's random-probe estimate (not exact).
     Estimate,
 }
@@ -64,6 +71,7 @@ impl Method {
         match self {
             Method::Dp => "dp",
             Method::Enumerate => "enumerate",
+            Method::Fourier => "fourier",
             Method::Estimate => "estimate",
         }
     }

@@ -1,0 +1,222 @@
+//! The programme at roots of unity against the dynamic programme, which
+//! counts the kinds in its state: the same numbers of pictures, and of
+//! pictures each turn fixes, on corpus puzzles and generated ones with
+//! alike tiles, frames and self-matching edges.
+
+use std::path::Path;
+
+use super::*;
+use crate::count::dp;
+use crate::generate::{FamilyOptions, plant_family};
+use crate::generate::{PlantOptions, Rng, plant_with_duplicates};
+use crate::puzzle::Turning;
+
+fn never() -> bool {
+    false
+}
+
+fn limits() -> Limits<'static> {
+    Limits {
+        max_states: 10_000_000,
+        stop: &never,
+        threads: 2,
+    }
+}
+
+/// Both programmes on every turn of the board's group.
+fn agree(p: &Puzzle) -> [u128; 3] {
+    let turns: &[usize] = match p.group().order() {
+        4 => &[0, 1, 2],
+        2 => &[0, 2],
+        _ => &[0],
+    };
+    let mut out = [0; 3];
+    for (i, &t) in turns.iter().enumerate() {
+        let by_dp = dp::pictures_fixed_by(p, t, &limits()).unwrap().count;
+        let by_roots = pictures_fixed_by(p, t, &limits()).unwrap().count;
+        assert_eq!(by_roots, by_dp, "{}: turns {t}", p.name());
+        out[i] = by_dp;
+    }
+    out
+}
+
+/// Points of the grid for `p`'s pictures (the tests keep to small grids).
+fn points(p: &Puzzle) -> u64 {
+    Grid::new(&narrowest_plan(p, 0).multiplicities).map_or(u64::MAX, |g| g.points)
+}
+
+#[test]
+fn corpus_puzzles_count_alike() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
+    for name in [
+        "der-sternenhimmel",
+        "space-web",
+        "quadromino-haba",
+        "crazy-sheep",
+    ] {
+        let p = Puzzle::load(&dir.join(format!("{name}.yaml"))).unwrap();
+        let [all, ..] = agree(&p);
+        assert!(all > 0, "{name} has pictures");
+    }
+}
+
+#[test]
+fn generated_puzzles_with_alike_tiles_count_alike() {
+    let (mut tested, mut fixed) = (0, 0);
+    for seed in 0..60u64 {
+        let o = PlantOptions {
+            n: 3 + (seed % 2) as usize,
+            motifs: 1 + (seed % 3) as usize,
+            self_matching: seed % 4 < 2,
+        };
+        let mut rng = Rng::new(seed);
+        let Some((p, _)) = plant_with_duplicates(&mut rng, &o, 4, 50) else {
+            continue;
+        };
+        if points(&p) > 4096 {
+            continue;
+        }
+        let counts = agree(&p);
+        assert!(counts[0] > 0, "a planted puzzle has a picture");
+        tested += 1;
+        fixed += (counts[1] + counts[2] > 0) as usize;
+    }
+    assert!(tested >= 30, "{tested}");
+    assert!(fixed >= 1, "{fixed}");
+}
+
+#[test]
+fn framed_family_boards_count_alike() {
+    for seed in 0..6u64 {
+        let o = FamilyOptions {
+            rows: 4,
+            cols: 4 + (seed % 2) as usize,
+            frame_colours: 1 + (seed % 2) as usize,
+            inner_colours: 2,
+            turning: if seed % 3 == 2 {
+                Turning::None
+            } else {
+                Turning::Quarter
+            },
+            hint: seed == 4,
+        };
+        let (p, _) = plant_family(&mut Rng::new(seed), &o);
+        let [all, ..] = agree(&p);
+        assert!(all > 0);
+    }
+}
+
+#[test]
+fn a_count_past_one_prime_is_joined_from_several() {
+    // One motif on a 4x4: 2.7e9 pictures, past one prime below 2^30.
+    let o = PlantOptions {
+        n: 4,
+        motifs: 1,
+        self_matching: false,
+    };
+    let (p, _) = plant_with_duplicates(&mut Rng::new(39), &o, 4, 50).unwrap();
+    let plan = narrowest_plan(&p, 0);
+    let frontier = Frontier::compile(&plan, &limits()).unwrap();
+    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities);
+    let count = pictures_fixed_by(&p, 0, &limits()).unwrap().count;
+    assert!(count > 1 << 30, "{count}");
+    assert!((count as f64).log2() <= bits, "{count} within 2^{bits}");
+    assert_eq!(
+        count,
+        dp::pictures_fixed_by(&p, 0, &limits()).unwrap().count
+    );
+}
+
+#[test]
+fn the_bound_holds_and_is_near() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
+    let p = Puzzle::load(&dir.join("crazy-sheep.yaml")).unwrap();
+    let plan = narrowest_plan(&p, 0);
+    let frontier = Frontier::compile(&plan, &limits()).unwrap();
+    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities);
+    let count = dp::pictures_fixed_by(&p, 0, &limits()).unwrap().count as f64;
+    assert!(
+        count.log2() <= bits && bits < count.log2() + 40.0,
+        "{count} 2^{bits}"
+    );
+}
+
+#[test]
+fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
+    let e2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/eternity2/8x8-a.txt");
+    let p = Puzzle::load(&e2).unwrap();
+    assert!(matches!(
+        pictures_fixed_by(&p, 0, &limits()),
+        Err(DpError::TooManyPoints { .. })
+    ));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
+    let p = Puzzle::load(&dir.join("crazy-sheep.yaml")).unwrap();
+    let yes = || true;
+    let stopped = pictures_fixed_by(
+        &p,
+        0,
+        &Limits {
+            max_states: 1000,
+            stop: &yes,
+            threads: 2,
+        },
+    );
+    assert!(stopped.unwrap_err().is_stop());
+    // Stopped while evaluating: the compile's look at the clock passes.
+    let calls = AtomicU64::new(0);
+    let later = || calls.fetch_add(1, Ordering::Relaxed) > 100;
+    let stopped = pictures_fixed_by(
+        &p,
+        0,
+        &Limits {
+            max_states: 1_000_000,
+            stop: &later,
+            threads: 1,
+        },
+    );
+    assert!(matches!(stopped, Err(DpError::StoppedEvaluating { .. })));
+    let capped = pictures_fixed_by(
+        &p,
+        0,
+        &Limits {
+            max_states: 5,
+            stop: &never,
+            threads: 1,
+        },
+    );
+    assert!(matches!(capped, Err(DpError::TooManyStates { .. })));
+}
+
+#[test]
+fn boards_of_the_ant_trails_tiles_count_alike() {
+    // The puzzle nobody has counted, in parts the dynamic programme
+    // finishes: boards of 9 to 16 of its tiles, drawn at random.
+    use crate::puzzle::Parts;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
+    let ants = Puzzle::load(&dir.join("the-ant-trails-puzzle.yaml")).unwrap();
+    let mut rng = Rng::new(7);
+    let mut pictures = 0;
+    for (rows, cols) in [(3, 3), (3, 4), (4, 3), (2, 6), (4, 4), (3, 5)] {
+        let mut tiles = ants.tiles().to_vec();
+        for i in 0..tiles.len() {
+            let j = i + rng.below(tiles.len() - i);
+            tiles.swap(i, j);
+        }
+        tiles.truncate(rows * cols);
+        let part = Puzzle::new(Parts {
+            name: format!("ants-{rows}x{cols}"),
+            title: None,
+            source: ants.source().to_path_buf(),
+            rows,
+            cols,
+            tiles,
+            motifs: ants.motifs().to_vec(),
+            frame: None,
+            hints: Vec::new(),
+            turning: Turning::Quarter,
+        })
+        .unwrap();
+        pictures += agree(&part)[0];
+    }
+    assert!(pictures > 1000, "{pictures}");
+}
