@@ -142,6 +142,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
 pub enum MethodArg {
     Dp,
     Enumerate,
+    Fourier,
     Estimate,
     Auto,
 }
@@ -151,6 +152,7 @@ impl MethodArg {
         match self {
             MethodArg::Dp => Some(Method::Dp),
             MethodArg::Enumerate => Some(Method::Enumerate),
+            MethodArg::Fourier => Some(Method::Fourier),
             MethodArg::Estimate => Some(Method::Estimate),
             MethodArg::Auto => None,
         }
