@@ -370,7 +370,7 @@ fn count<'py>(
             methods.push(
                 <Method as clap::ValueEnum>::from_str(&name, false).map_err(|_| {
                     InputError::new_err(format!(
-                        "count: method: {name:?} is not one of dp, enumerate, estimate, auto"
+                        "count: method: {name:?} is not one of dp, enumerate, fourier, estimate, auto"
                     ))
                 })?,
             );

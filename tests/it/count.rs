@@ -44,14 +44,45 @@ fn both_methods_match_every_known_corpus_count() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[test]
+fn the_programme_at_roots_of_unity_matches_every_known_count_it_can_reach() {
+    // Its work doubles with every distinct tile: the corpus's boards of
+    // up to 16 tiles (all but the 6x6 ones).
+    let mut failures = Vec::new();
+    let mut counted = 0;
+    for e in common::expected().iter().filter(|e| e.raw.is_some()) {
+        let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
+        if p.tiles().len() > 16 {
+            continue;
+        }
+        let o = CountOptions {
+            methods: vec![Method::Fourier],
+            ..exact_only()
+        };
+        let r = count::count(&p, &o);
+        let want = Counts {
+            raw: e.raw.unwrap() as u128,
+            classes: e.classes.unwrap() as u128,
+            pictures: e.pictures.unwrap() as u128,
+        };
+        counted += 1;
+        if r.counts != Some(want) || r.agreed_by != [Method::Fourier] {
+            failures.push(format!("{}: {:?}, expected {want:?}", e.file, r.counts));
+        }
+    }
+    assert!(counted >= 89, "{counted}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
     /// On planted puzzles with identical tiles, self-matching motifs and
     /// few motifs (so many solutions and turn-symmetric pictures; 4x4
     /// boards get more motifs, so enumerating stays quick), the
-    /// programme with Burnside's lemma and the enumeration give the same
-    /// three counts.
+    /// programme with Burnside's lemma, the enumeration and (on boards of
+    /// up to 9 tiles) the programme at roots of unity give the same three
+    /// counts.
     #[test]
     fn dp_and_enumeration_agree_on_generated_puzzles(
         seed in any::<u64>(),
@@ -69,6 +100,11 @@ proptest! {
         prop_assert_eq!(&r.agreed_by, &vec![Method::Dp, Method::Enumerate], "{:?}", r.methods);
         // A planted puzzle has a solution.
         prop_assert!(r.counts.unwrap().raw > 0);
+        // The programme at roots of unity, where its grid is small.
+        if n <= 3 {
+            let o = CountOptions { methods: vec![Method::Fourier], ..exact_only() };
+            prop_assert_eq!(count::count(&p, &o).counts, r.counts);
+        }
         // Enumerated in work units with a checkpoint, then again with every
         // other unit forgotten (as if stopped there): the same counts. (Work
         // units enumerate labelled classes: only where they are few.)
@@ -228,6 +264,29 @@ fn a_board_too_wide_for_the_programme_says_what_to_run_instead() {
             .stdout(predicate::str::contains("more than 128"))
             .stdout(predicate::str::contains(advice));
     }
+}
+
+#[test]
+fn a_board_of_too_many_kinds_for_the_roots_of_unity_says_so() {
+    // 8x8-a: 64 distinct pieces, 2^63 points to evaluate at.
+    cmd()
+        .args(["count", "--method", "fourier"])
+        .arg(common::e2("8x8-a.txt"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("fourier"))
+        .stdout(predicate::str::contains(
+            "evaluations (more than 2^48): too many tile kinds",
+        ));
+    // Where it counts, the report names it.
+    let out = cmd()
+        .args(["count", "--method", "fourier", "--format", "json"])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    assert_eq!(v["counts"]["pictures"], 55);
+    assert_eq!(v["agreed_by"], serde_json::json!(["fourier"]));
 }
 
 #[test]

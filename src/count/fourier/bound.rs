@@ -36,8 +36,13 @@ const SEARCH: usize = 400;
 const ROUNDING: f64 = 1e-6;
 
 /// log2 of an upper bound on the number of pictures using exactly
-/// `multiplicities[k]` tiles of kind k; minus infinity if F is zero.
-pub(super) fn log2_count_bound(frontier: &Frontier, multiplicities: &[u32]) -> f64 {
+/// `multiplicities[k]` tiles of kind k; minus infinity if F is zero;
+/// `None` if `stop` says so first.
+pub(super) fn log2_count_bound(
+    frontier: &Frontier,
+    multiplicities: &[u32],
+    stop: &dyn Fn() -> bool,
+) -> Option<f64> {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut bound = |log_t: &[f64]| -> f64 {
         let w: Vec<f64> = frontier
@@ -60,12 +65,15 @@ pub(super) fn log2_count_bound(frontier: &Frontier, multiplicities: &[u32]) -> f
     let mut log_t = vec![0.0; multiplicities.len()];
     let mut best = bound(&log_t);
     if best == f64::NEG_INFINITY {
-        return best;
+        return Some(best);
     }
     let (mut step, mut spent) = (1.0, 1);
     while step > 1.0 / 64.0 && spent < SEARCH {
         let mut improved = false;
         for k in 0..log_t.len() {
+            if stop() {
+                return None;
+            }
             for delta in [step, -step] {
                 log_t[k] += delta;
                 let b = bound(&log_t);
@@ -82,5 +90,5 @@ pub(super) fn log2_count_bound(frontier: &Frontier, multiplicities: &[u32]) -> f
             step /= 2.0;
         }
     }
-    best + ROUNDING
+    Some(best + ROUNDING)
 }

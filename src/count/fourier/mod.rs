@@ -66,7 +66,12 @@ pub(crate) fn pictures_fixed_by(
     }
     let grid = Grid::new(&plan.multiplicities)?;
     let frontier = Frontier::compile(&plan, limits)?;
-    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities);
+    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, limits.stop).ok_or(
+        DpError::Stopped {
+            step: plan.steps.len(),
+            steps: plan.steps.len(),
+        },
+    )?;
     let count = if bits == f64::NEG_INFINITY {
         0 // no picture at all, whatever its kinds
     } else {

@@ -117,7 +117,7 @@ fn a_count_past_one_prime_is_joined_from_several() {
     let (p, _) = plant_with_duplicates(&mut Rng::new(39), &o, 4, 50).unwrap();
     let plan = narrowest_plan(&p, 0);
     let frontier = Frontier::compile(&plan, &limits()).unwrap();
-    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities);
+    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, &never).unwrap();
     let count = pictures_fixed_by(&p, 0, &limits()).unwrap().count;
     assert!(count > 1 << 30, "{count}");
     assert!((count as f64).log2() <= bits, "{count} within 2^{bits}");
@@ -133,7 +133,7 @@ fn the_bound_holds_and_is_near() {
     let p = Puzzle::load(&dir.join("crazy-sheep.yaml")).unwrap();
     let plan = narrowest_plan(&p, 0);
     let frontier = Frontier::compile(&plan, &limits()).unwrap();
-    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities);
+    let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, &never).unwrap();
     let count = dp::pictures_fixed_by(&p, 0, &limits()).unwrap().count as f64;
     assert!(
         count.log2() <= bits && bits < count.log2() + 40.0,
