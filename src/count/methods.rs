@@ -25,35 +25,30 @@ pub(super) fn run_method(
         shard_weight: None,
     };
     match method {
-        Method::Dp | Method::Fourier => match by_programme(
-            puzzle,
-            method,
-            labellings,
-            options.max_states,
-            options.threads,
-            &stopped,
-        ) {
-            Ok((counts, fixed)) => {
-                r.status = Status::Complete;
-                r.counts = Some(counts);
-                r.fixed = Some(fixed);
-            }
-            Err(e) => {
-                let stopped = match &e {
-                    CountError::Dp(e) | CountError::Partial { error: e, .. } => e.is_stop(),
-                    _ => false,
-                };
-                if stopped {
-                    r.status = Status::Stopped;
+        Method::Dp | Method::Fourier => {
+            match by_programme(puzzle, method, labellings, options, &stopped) {
+                Ok((counts, fixed)) => {
+                    r.status = Status::Complete;
+                    r.counts = Some(counts);
+                    r.fixed = Some(fixed);
                 }
-                r.message = Some(match &e {
-                    _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
-                    _ if stopped => format!("time limit reached ({e})"),
-                    _ if e.too_wide() => format!("{e}; count by enumeration instead"),
-                    _ => e.to_string(),
-                });
+                Err(e) => {
+                    let stopped = match &e {
+                        CountError::Dp(e) | CountError::Partial { error: e, .. } => e.is_stop(),
+                        _ => false,
+                    };
+                    if stopped {
+                        r.status = Status::Stopped;
+                    }
+                    r.message = Some(match &e {
+                        _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
+                        _ if stopped => format!("time limit reached ({e})"),
+                        _ if e.too_wide() => format!("{e}; count by enumeration instead"),
+                        _ => e.to_string(),
+                    });
+                }
             }
-        },
+        }
         Method::Enumerate => match by_enumeration(puzzle, labellings, options) {
             Ok((status, counts, nodes, message, weight)) => {
                 r.status = status;
@@ -290,17 +285,17 @@ fn by_programme(
     puzzle: &Puzzle,
     method: Method,
     labellings: Option<u128>,
-    max_states: usize,
-    threads: usize,
+    options: &CountOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(Counts, Fixed), CountError> {
     let limits = Limits {
-        max_states,
+        max_states: options.max_states,
         stop,
-        threads,
+        threads: options.threads,
     };
+    let grid = options.fourier_grid;
     let fixed_by = |turns| match method {
-        Method::Fourier => fourier::pictures_fixed_by(puzzle, turns, &limits),
+        Method::Fourier => fourier::pictures_fixed_by(puzzle, turns, &limits, grid),
         _ => pictures_fixed_by(puzzle, turns, &limits),
     };
     // The turn-fixed pictures first: their programmes are small (a quarter

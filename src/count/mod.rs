@@ -94,6 +94,8 @@ pub struct CountOptions {
     pub stop: StopToken,
     /// The most states one step of the dynamic programme may hold.
     pub max_states: usize,
+    /// fourier: the grid of points (0: the default).
+    pub fourier_grid: u32,
     /// Probes per estimated tree.
     pub probes: u64,
     /// With a time limit: probe until the estimate's share of it ends
@@ -121,6 +123,7 @@ impl Default for CountOptions {
             threads: 1,
             stop: StopToken::new(),
             max_states: DEFAULT_MAX_STATES,
+            fourier_grid: 0,
             probes: 100_000,
             probes_fill_time: false,
             seed: 1,

@@ -34,6 +34,9 @@ pub struct CountRequest {
     pub stop: StopToken,
     /// dp: the most states one step may hold.
     pub max_states: usize,
+    /// fourier: the grid of points (0: the default; another number an
+    /// independent computation of the same count).
+    pub fourier_grid: u32,
     /// estimate: probes per tree; `None`: 100,000, or with a time limit as
     /// many as the estimate's share of it allows.
     pub probes: Option<u64>,
@@ -54,6 +57,7 @@ impl Default for CountRequest {
             threads: 1,
             stop: StopToken::new(),
             max_states: DEFAULT_MAX_STATES,
+            fourier_grid: 0,
             probes: None,
             seed: 1,
             checkpoint: None,
@@ -82,6 +86,11 @@ impl CountRequest {
                 "--order is the enumeration's placement order: add --method enumerate".into(),
             );
         }
+        if self.fourier_grid != 0 && !methods.contains(&Method::Fourier) {
+            return Err(
+                "--fourier-grid is the programme at roots of unity's: add --method fourier".into(),
+            );
+        }
         let order = match &self.checkpoint {
             Some(path) => check_checkpoint(path, puzzle, self.order)?,
             None => self.order,
@@ -94,6 +103,7 @@ impl CountRequest {
             threads: self.threads.max(1),
             stop: self.stop.clone(),
             max_states: self.max_states,
+            fourier_grid: self.fourier_grid,
             probes: self.probes.unwrap_or(DEFAULT_PROBES),
             probes_fill_time: self.probes.is_none() && self.time_limit.is_some(),
             seed: self.seed,

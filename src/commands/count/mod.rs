@@ -45,6 +45,12 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES as u64,
           value_parser = crate::commands::parse_positive)]
     pub max_states: u64,
+    /// fourier: which grid of roots of unity to evaluate at. 0 (the
+    /// default) keeps the first kind of the fewest tiles fixed; another
+    /// number keeps another such kind fixed and works modulo other
+    /// primes: an independent computation of the same count.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub fourier_grid: u32,
     /// estimate: random probes per tree (one tree per turn of the board's
     /// group: on a square board three, all pictures and those a half and a
     /// quarter turn leave unchanged; two on a rectangle; one where a fixed
@@ -116,6 +122,7 @@ pub(crate) fn run(args: &CountArgs, stop: StopToken) -> Result<u8, CliError> {
             .unwrap_or_else(default_threads),
         stop: stop.clone(),
         max_states: usize::try_from(args.max_states).unwrap_or(usize::MAX),
+        fourier_grid: args.fourier_grid,
         probes: args.probes,
         seed: args.seed,
         checkpoint: args.checkpoint.clone(),

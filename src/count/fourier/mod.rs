@@ -52,11 +52,16 @@ const MAX_POINTS: u64 = 1 << 48;
 
 /// The number of pictures of `puzzle` that `turns` counterclockwise board
 /// turns leave unchanged, by the programme at roots of unity.
+/// `grid` chooses the grid of points and the primes: 0 the first kind of
+/// the fewest tiles fixed and the largest primes, k the (k+1)-th such kind
+/// (round the kinds of the fewest tiles) and the next primes down.
 pub(crate) fn pictures_fixed_by(
     puzzle: &Puzzle,
     turns: usize,
     limits: &Limits<'_>,
+    grid: u32,
 ) -> Result<DpRun, DpError> {
+    let variant = grid as usize;
     let plan = narrowest_plan(puzzle, turns % 4);
     if !every_kind_can_be_used_up(&plan) {
         return Ok(DpRun {
@@ -64,7 +69,7 @@ pub(crate) fn pictures_fixed_by(
             peak_states: 0,
         });
     }
-    let grid = Grid::new(&plan.multiplicities)?;
+    let grid = Grid::new(&plan.multiplicities, variant)?;
     let frontier = Frontier::compile(&plan, limits)?;
     let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, limits.stop).ok_or(
         DpError::Stopped {
@@ -81,7 +86,8 @@ pub(crate) fn pictures_fixed_by(
         if bits >= 128.0 {
             return Err(DpError::Overflow);
         }
-        let primes = modp::primes(grid.lcm, needed).ok_or(DpError::Overflow)?;
+        let primes = modp::primes(grid.lcm, needed * (variant + 1)).ok_or(DpError::Overflow)?;
+        let primes = &primes[needed * variant..];
         let mut residues = Vec::new();
         for (i, &q) in primes.iter().enumerate() {
             let r = coefficient(&frontier, &grid, q, limits).map_err(|done| {
@@ -152,8 +158,14 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(multiplicities: &[u32]) -> Result<Grid, DpError> {
-        let fixed = (0..multiplicities.len()).min_by_key(|&k| multiplicities[k]);
+    /// The grid with the `variant`-th kind of the fewest tiles (round
+    /// them) fixed.
+    fn new(multiplicities: &[u32], variant: usize) -> Result<Grid, DpError> {
+        let fewest = multiplicities.iter().min().copied().unwrap_or(0);
+        let candidates: Vec<usize> = (0..multiplicities.len())
+            .filter(|&k| multiplicities[k] == fewest)
+            .collect();
+        let fixed = (!candidates.is_empty()).then(|| candidates[variant % candidates.len()]);
         let radices: Vec<u64> = multiplicities
             .iter()
             .enumerate()

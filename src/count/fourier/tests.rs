@@ -33,8 +33,12 @@ fn agree(p: &Puzzle) -> [u128; 3] {
     let mut out = [0; 3];
     for (i, &t) in turns.iter().enumerate() {
         let by_dp = dp::pictures_fixed_by(p, t, &limits()).unwrap().count;
-        let by_roots = pictures_fixed_by(p, t, &limits()).unwrap().count;
-        assert_eq!(by_roots, by_dp, "{}: turns {t}", p.name());
+        // Two grids: another kind fixed where two have the fewest tiles,
+        // and other primes.
+        for grid in [0, 1] {
+            let by_roots = pictures_fixed_by(p, t, &limits(), grid).unwrap().count;
+            assert_eq!(by_roots, by_dp, "{}: turns {t}, grid {grid}", p.name());
+        }
         out[i] = by_dp;
     }
     out
@@ -42,7 +46,7 @@ fn agree(p: &Puzzle) -> [u128; 3] {
 
 /// Points of the grid for `p`'s pictures (the tests keep to small grids).
 fn points(p: &Puzzle) -> u64 {
-    Grid::new(&narrowest_plan(p, 0).multiplicities).map_or(u64::MAX, |g| g.points)
+    Grid::new(&narrowest_plan(p, 0).multiplicities, 0).map_or(u64::MAX, |g| g.points)
 }
 
 #[test]
@@ -118,7 +122,7 @@ fn a_count_past_one_prime_is_joined_from_several() {
     let plan = narrowest_plan(&p, 0);
     let frontier = Frontier::compile(&plan, &limits()).unwrap();
     let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, &never).unwrap();
-    let count = pictures_fixed_by(&p, 0, &limits()).unwrap().count;
+    let count = pictures_fixed_by(&p, 0, &limits(), 0).unwrap().count;
     assert!(count > 1 << 30, "{count}");
     assert!((count as f64).log2() <= bits, "{count} within 2^{bits}");
     assert_eq!(
@@ -146,7 +150,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
     let e2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/eternity2/8x8-a.txt");
     let p = Puzzle::load(&e2).unwrap();
     assert!(matches!(
-        pictures_fixed_by(&p, 0, &limits()),
+        pictures_fixed_by(&p, 0, &limits(), 0),
         Err(DpError::TooManyPoints { .. })
     ));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
@@ -160,11 +164,12 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             stop: &yes,
             threads: 2,
         },
+        0,
     );
     assert!(stopped.unwrap_err().is_stop());
     // Stopped while evaluating: the compile's look at the clock passes.
     let calls = AtomicU64::new(0);
-    let later = || calls.fetch_add(1, Ordering::Relaxed) > 100;
+    let later = || calls.fetch_add(1, Ordering::Relaxed) > 1000;
     let stopped = pictures_fixed_by(
         &p,
         0,
@@ -173,6 +178,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             stop: &later,
             threads: 1,
         },
+        0,
     );
     assert!(matches!(stopped, Err(DpError::StoppedEvaluating { .. })));
     let capped = pictures_fixed_by(
@@ -183,6 +189,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             stop: &never,
             threads: 1,
         },
+        0,
     );
     assert!(matches!(capped, Err(DpError::TooManyStates { .. })));
 }
