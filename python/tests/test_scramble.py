@@ -34,13 +34,15 @@ def boards():
 
 
 def expected():
-    """Rows of the corpus' expected.tsv with every count known."""
+    """Rows of the corpus' expected.tsv with every count known and within
+    an enumeration's reach (the-ant-trails-puzzle's 1e34 labelled
+    solutions, counted by the programme at roots of unity, are not)."""
     rows = []
     for line in (CORPUS / "expected.tsv").read_text().splitlines():
         if line.startswith("#") or line.startswith("file\t") or not line.strip():
             continue
         f = line.split("\t")
-        if all(x.isdigit() for x in f[2:5]):
+        if all(x.isdigit() for x in f[2:5]) and int(f[2]) < 2**64:
             rows.append((f[0], int(f[2]), int(f[3]), int(f[4])))
     return rows
 

@@ -1,5 +1,5 @@
-//! `count --method auto` (the default): the two exact methods in the order
-//! the counting benchmark favours (docs/count.md, "Which method when"), the
+//! `count --method auto` (the default): two exact methods in the order the
+//! counting benchmark favours (docs/count.md, "Which method when"), the
 //! second only as a check of the first, on a budget.
 //!
 //! The benchmark's rule: where the tiles are mostly distinct (each picture
@@ -7,6 +7,10 @@
 //! by 3x to 700x on the corpus, and the programme's states are subsets of
 //! tiles; where many tiles are alike, the solutions are astronomically
 //! many and the programme counts them while the enumeration cannot finish.
+//! Among alike tiles, the programme at roots of unity goes first where its
+//! work is small (a second), or where it is the only one that can finish
+//! (the dynamic programme's states past their cap, its work within half
+//! an hour: the-ant-trails-puzzle), the dynamic programme then its check.
 //! The first method gets the count's time; once it is exact, the second
 //! checks it for at most [`CheckBudget`] (ten times the first's time, at
 //! least ten seconds): where both finish the report says they agree, and a
@@ -19,15 +23,36 @@ use crate::puzzle::Puzzle;
 use crate::solve::search_pictures;
 use crate::symmetry::labellings_per_picture;
 
-use super::Method;
+use super::{Method, fourier};
+
+/// The programme at roots of unity's estimated work (frontier transitions
+/// over its points, [`fourier::work`]) it finishes in about a second
+/// (the-ant-trails-puzzle's 3.1e11, three primes, took 1,447 s on two
+/// threads: about 6.4e8 a second).
+const FOURIER_AT_ONCE: f64 = 1e9;
+
+/// The most estimated work for which it is tried first where the dynamic
+/// programme's states could not fit its cap: about half an hour.
+const FOURIER_AT_ALL: f64 = 1e12;
 
 /// The exact methods for `puzzle`, the one the benchmark favours first.
 pub fn auto_methods(puzzle: &Puzzle) -> Vec<Method> {
-    match search_pictures(labellings_per_picture(puzzle)) {
+    let alike = search_pictures(labellings_per_picture(puzzle));
+    let fourier = fourier::work(puzzle).unwrap_or(f64::INFINITY);
+    if alike
+        && (fourier <= FOURIER_AT_ONCE
+            || (fourier <= FOURIER_AT_ALL && fourier::dp_states_bound(puzzle) > CAP))
+    {
+        return vec![Method::Fourier, Method::Dp];
+    }
+    match alike {
         true => vec![Method::Dp, Method::Enumerate],
         false => vec![Method::Enumerate, Method::Dp],
     }
 }
+
+/// The dynamic programme's default cap on states, as a float.
+const CAP: f64 = super::DEFAULT_MAX_STATES as f64;
 
 /// How long a method that only checks an exact count may run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,17 +98,29 @@ mod tests {
     use crate::generate::{PlantOptions, Rng, plant};
 
     #[test]
-    fn alike_tiles_put_the_programme_first_distinct_ones_the_enumeration() {
-        let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/legespiel/");
-        let danger = Puzzle::load(format!("{corpus}danger-puzzle.yaml").as_ref()).unwrap();
+    fn alike_tiles_put_a_programme_first_distinct_ones_the_enumeration() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let load = |f: &str| Puzzle::load(format!("{root}/puzzles/{f}").as_ref()).unwrap();
+        let danger = load("legespiel/danger-puzzle.yaml");
         assert_eq!(auto_methods(&danger), [Method::Enumerate, Method::Dp]);
+        // Few kinds, a narrow frontier: the programme at roots of unity in
+        // a moment.
         let one_motif = PlantOptions {
             n: 4,
             motifs: 1,
             self_matching: false,
         };
         let (alike, _) = plant(&mut Rng::new(3), &one_motif);
-        assert_eq!(auto_methods(&alike), [Method::Dp, Method::Enumerate]);
+        assert!(fourier::work(&alike).unwrap() <= FOURIER_AT_ONCE);
+        assert_eq!(auto_methods(&alike), [Method::Fourier, Method::Dp]);
+        // The only method that finishes there.
+        let ants = load("legespiel/the-ant-trails-puzzle.yaml");
+        assert!(fourier::work(&ants).unwrap() > FOURIER_AT_ONCE);
+        assert_eq!(auto_methods(&ants), [Method::Fourier, Method::Dp]);
+        // Alike pieces, but far too many points: the dynamic programme.
+        let clue1 = load("eternity2/clue1.txt");
+        assert!(fourier::work(&clue1).unwrap() > FOURIER_AT_ALL);
+        assert_eq!(auto_methods(&clue1), [Method::Dp, Method::Enumerate]);
     }
 
     /// The check of a count the programme settles at once: stopped at its
@@ -98,7 +135,11 @@ mod tests {
         };
         let (alike, _) = plant(&mut Rng::new(3), &one_motif);
         let options = |p: &Puzzle| CountOptions {
-            methods: auto_methods(p),
+            methods: match auto_methods(p)[0] {
+                // The programme first, the enumeration its check.
+                Method::Fourier => vec![Method::Dp, Method::Enumerate],
+                _ => auto_methods(p),
+            },
             check: Some(CheckBudget {
                 factor: 1.0,
                 floor: Duration::from_millis(300),

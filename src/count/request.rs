@@ -147,7 +147,7 @@ mod tests {
     }
 
     #[test]
-    fn an_order_or_a_checkpoint_needs_the_enumeration() {
+    fn an_option_of_one_method_needs_that_method() {
         let dp = vec![Method::Dp];
         let ordered = CountRequest {
             methods: dp.clone(),
@@ -166,5 +166,22 @@ mod tests {
                 .unwrap_err()
                 .contains("--checkpoint")
         );
+        let gridded = CountRequest {
+            methods: vec![Method::Dp],
+            fourier_grid: 1,
+            ..CountRequest::default()
+        };
+        assert!(
+            gridded
+                .options(&seed())
+                .unwrap_err()
+                .contains("--fourier-grid")
+        );
+        let fourier = CountRequest {
+            methods: vec![Method::Fourier],
+            fourier_grid: 1,
+            ..CountRequest::default()
+        };
+        assert_eq!(fourier.options(&seed()).unwrap().fourier_grid, 1);
     }
 }

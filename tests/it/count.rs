@@ -74,6 +74,25 @@ fn the_programme_at_roots_of_unity_matches_every_known_count_it_can_reach() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[test]
+fn the_ant_trails_count_on_record_is_consistent() {
+    // Counted by the programme at roots of unity on two independent grids
+    // (docs/count.md): too long for a test, so what is checked here is the
+    // row as written against what the puzzle fixes. No picture is fixed by
+    // a turn, so raw = P L, classes = raw / 4 and pictures = P / 4.
+    let f = common::expected_text("the-ant-trails-puzzle.yaml");
+    let [raw, classes, pictures]: [u128; 3] =
+        std::array::from_fn(|i| f[2 + i].parse().expect("a count"));
+    let p = Puzzle::load(&corpus().join("the-ant-trails-puzzle.yaml")).unwrap();
+    let l = scramble::symmetry::labellings_per_picture(&p).unwrap();
+    assert_eq!(raw, 4 * pictures * l);
+    assert_eq!(classes * 4, raw);
+    // Within the estimate's 95% interval and above the enumeration's
+    // proven lower bound (docs/count.md).
+    assert!((74_120_000_000_000_000..=138_800_000_000_000_000).contains(&pictures));
+    assert!(pictures >= 4_394_956);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 

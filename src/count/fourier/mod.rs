@@ -110,6 +110,30 @@ pub(crate) fn pictures_fixed_by(
     })
 }
 
+/// An upper estimate of the work of counting `puzzle`'s pictures this way,
+/// in frontier transitions summed over the points, before any is
+/// compiled or evaluated (the frontier's states at most labels^slots, each
+/// taking a few orientations per step); `None` where the grid is refused.
+/// One prime; each more adds the same again.
+pub(crate) fn work(puzzle: &Puzzle) -> Option<f64> {
+    let plan = narrowest_plan(puzzle, 0);
+    let grid = Grid::new(&plan.multiplicities, 0).ok()?;
+    let states = (plan.labels as f64).powi(plan.slots as i32);
+    Some(grid.points as f64 * states * plan.steps.len() as f64)
+}
+
+/// An upper bound on the dynamic programme's states at one step: every
+/// frontier with every vector of kinds left.
+pub(crate) fn dp_states_bound(puzzle: &Puzzle) -> f64 {
+    let plan = narrowest_plan(puzzle, 0);
+    let kinds: f64 = plan
+        .multiplicities
+        .iter()
+        .map(|&m| m as f64 + 1.0)
+        .product();
+    (plan.labels as f64).powi(plan.slots as i32) * kinds
+}
+
 /// The plan whose frontier is smallest: on a framed board the ring first
 /// keeps the whole inner ring waiting, so there the row-major plan.
 fn narrowest_plan(puzzle: &Puzzle, turns: usize) -> Plan {
