@@ -10,6 +10,7 @@ mod common;
 mod constraints_cli;
 mod corpus_cpsat;
 mod count;
+mod count_fourier;
 mod examples;
 mod family;
 mod family_cli;

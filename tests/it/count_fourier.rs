@@ -1,0 +1,91 @@
+//! `scramble count --method fourier`: the programme at roots of unity
+//! against every known corpus count it can reach, the-ant-trails-puzzle's
+//! count on record, and what the CLI says where it cannot count.
+
+use crate::common;
+
+use common::{cmd, corpus, stdout_ok};
+use predicates::prelude::*;
+use scramble::count::{self, CountOptions, Method};
+use scramble::puzzle::Puzzle;
+use scramble::solve::Counts;
+
+fn exact_only() -> CountOptions {
+    CountOptions {
+        estimate_if_unfinished: false,
+        threads: 2,
+        ..CountOptions::default()
+    }
+}
+
+#[test]
+fn the_programme_at_roots_of_unity_matches_every_known_count_it_can_reach() {
+    // Its work doubles with every distinct tile: the corpus's boards of
+    // up to 16 tiles (all but the 6x6 ones).
+    let mut failures = Vec::new();
+    let mut counted = 0;
+    for e in common::expected().iter().filter(|e| e.raw.is_some()) {
+        let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
+        if p.tiles().len() > 16 {
+            continue;
+        }
+        let o = CountOptions {
+            methods: vec![Method::Fourier],
+            ..exact_only()
+        };
+        let r = count::count(&p, &o);
+        let want = Counts {
+            raw: e.raw.unwrap() as u128,
+            classes: e.classes.unwrap() as u128,
+            pictures: e.pictures.unwrap() as u128,
+        };
+        counted += 1;
+        if r.counts != Some(want) || r.agreed_by != [Method::Fourier] {
+            failures.push(format!("{}: {:?}, expected {want:?}", e.file, r.counts));
+        }
+    }
+    assert!(counted >= 89, "{counted}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_ant_trails_count_on_record_is_consistent() {
+    // Counted by the programme at roots of unity on two independent grids
+    // (docs/count.md): too long for a test, so what is checked here is the
+    // row as written against what the puzzle fixes. No picture is fixed by
+    // a turn, so raw = P L, classes = raw / 4 and pictures = P / 4.
+    let f = common::expected_text("the-ant-trails-puzzle.yaml");
+    let [raw, classes, pictures]: [u128; 3] =
+        std::array::from_fn(|i| f[2 + i].parse().expect("a count"));
+    let p = Puzzle::load(&corpus().join("the-ant-trails-puzzle.yaml")).unwrap();
+    let l = scramble::symmetry::labellings_per_picture(&p).unwrap();
+    assert_eq!(raw, 4 * pictures * l);
+    assert_eq!(classes * 4, raw);
+    // Within the estimate's 95% interval and above the enumeration's
+    // proven lower bound (docs/count.md).
+    assert!((74_120_000_000_000_000..=138_800_000_000_000_000).contains(&pictures));
+    assert!(pictures >= 4_394_956);
+}
+
+#[test]
+fn a_board_of_too_many_kinds_for_the_roots_of_unity_says_so() {
+    // 8x8-a: 64 distinct pieces, 2^63 points to evaluate at.
+    cmd()
+        .args(["count", "--method", "fourier"])
+        .arg(common::e2("8x8-a.txt"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("fourier"))
+        .stdout(predicate::str::contains(
+            "evaluations (more than 2^48): too many tile kinds",
+        ));
+    // Where it counts, the report names it.
+    let out = cmd()
+        .args(["count", "--method", "fourier", "--format", "json"])
+        .arg(corpus().join("crazy-sheep.yaml"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
+    assert_eq!(v["counts"]["pictures"], 55);
+    assert_eq!(v["agreed_by"], serde_json::json!(["fourier"]));
+}
