@@ -63,6 +63,10 @@ pub(crate) enum DpError {
          too many tile kinds"
     )]
     TooManyPoints { points: f64 },
+    /// Too few primes below 2^30 have roots of unity of every order the
+    /// kinds need.
+    #[error("too few primes below 2^30 are 1 modulo {modulus}, the roots of unity the kinds need")]
+    NoPrimes { modulus: u64 },
     /// A count past `u128`.
     #[error("a count passed 2^128")]
     Overflow,

@@ -49,7 +49,8 @@ pub struct CountArgs {
     /// default) keeps the first kind of the fewest tiles fixed; another
     /// number keeps another such kind fixed and works modulo other
     /// primes: an independent computation of the same count.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..100))]
     pub fourier_grid: u32,
     /// estimate: random probes per tree (one tree per turn of the board's
     /// group: on a square board three, all pictures and those a half and a
