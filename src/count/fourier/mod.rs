@@ -86,9 +86,8 @@ pub(crate) fn pictures_fixed_by(
         if bits >= 128.0 {
             return Err(DpError::Overflow);
         }
-        let primes = modp::primes(grid.lcm, needed * (variant + 1)).ok_or(DpError::NoPrimes {
-            modulus: grid.lcm,
-        })?;
+        let primes = modp::primes(grid.lcm, needed * (variant + 1))
+            .ok_or(DpError::NoPrimes { modulus: grid.lcm })?;
         let primes = &primes[needed * variant..];
         let mut residues = Vec::new();
         for (i, &q) in primes.iter().enumerate() {

@@ -94,12 +94,12 @@ fn is_prime(n: u64) -> bool {
         return false;
     }
     for q in [2u64, 3, 5, 7, 11, 13, 61] {
-        if n % q == 0 {
+        if n.is_multiple_of(q) {
             return n == q;
         }
     }
     let (mut d, mut s) = (n - 1, 0);
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }
@@ -133,9 +133,9 @@ fn prime_factors(mut m: u64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut q = 2;
     while q * q <= m {
-        if m % q == 0 {
+        if m.is_multiple_of(q) {
             out.push(q);
-            while m % q == 0 {
+            while m.is_multiple_of(q) {
                 m /= q;
             }
         }
