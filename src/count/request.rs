@@ -72,11 +72,18 @@ impl CountRequest {
     /// enumeration) or its checkpoint belongs to another count.
     pub fn options(&self, puzzle: &Puzzle) -> Result<CountOptions, String> {
         let auto = self.methods.is_empty();
-        let methods = if auto {
+        let mut methods = if auto {
             auto_methods(puzzle)
         } else {
             each_once(&self.methods)
         };
+        // A checkpoint or an order asks for the enumeration: under auto it
+        // takes the check's place where the rules left it out.
+        let wants_enumeration = self.checkpoint.is_some() || self.order.is_some();
+        if auto && wants_enumeration && !methods.contains(&Method::Enumerate) {
+            methods.truncate(1);
+            methods.push(Method::Enumerate);
+        }
         let enumerates = methods.contains(&Method::Enumerate);
         if self.checkpoint.is_some() && !enumerates {
             return Err("--checkpoint records the enumeration: add --method enumerate".into());
