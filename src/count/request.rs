@@ -140,6 +140,21 @@ mod tests {
     }
 
     #[test]
+    fn a_checkpoint_under_auto_keeps_the_enumeration_as_the_check() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let ants =
+            Puzzle::load(&root.join("puzzles/legespiel/the-ant-trails-puzzle.yaml")).unwrap();
+        assert_eq!(auto_methods(&ants), [Method::Fourier, Method::Dp]);
+        let dir = tempfile::tempdir().unwrap();
+        let r = CountRequest {
+            checkpoint: Some(dir.path().join("units.json")),
+            ..CountRequest::default()
+        };
+        let o = r.options(&ants).unwrap();
+        assert_eq!(o.methods, [Method::Fourier, Method::Enumerate]);
+    }
+
+    #[test]
     fn given_methods_run_once_each_without_a_check() {
         let r = CountRequest {
             methods: vec![Method::Enumerate, Method::Dp, Method::Enumerate],
