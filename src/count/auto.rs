@@ -27,8 +27,9 @@ use super::{Method, fourier};
 
 /// The programme at roots of unity's estimated work (frontier transitions
 /// over its points, [`fourier::work`]) it finishes in about a second
-/// (the-ant-trails-puzzle's 3.1e11, three primes, took 1,447 s on two
-/// threads: about 6.4e8 a second).
+/// (the-ant-trails-puzzle's 3.1e11 a prime, four primes, took 1,447 s on
+/// two threads: about 8.6e8 a second; an estimate above the work done,
+/// as the frontier holds fewer states than labels^slots).
 const FOURIER_AT_ONCE: f64 = 1e9;
 
 /// The most estimated work for which it is tried first where the dynamic
