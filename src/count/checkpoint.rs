@@ -139,9 +139,18 @@ impl Checkpoint {
 
     /// Records a finished unit; writes the file if a second has passed.
     pub(super) fn finish(&mut self, unit: usize, c: UnitCounts) {
-        self.file
-            .done
-            .insert(unit, [c.raw, c.classes, c.picture_weight]);
+        self.record(unit, [c.raw, c.classes, c.picture_weight]);
+    }
+
+    /// What a finished unit recorded, if it is finished.
+    pub(super) fn get(&self, unit: usize) -> Option<[u128; 3]> {
+        self.file.done.get(&unit).copied()
+    }
+
+    /// Records a finished unit's numbers (a method's own three); writes
+    /// the file if a second has passed.
+    pub(super) fn record(&mut self, unit: usize, numbers: [u128; 3]) {
+        self.file.done.insert(unit, numbers);
         if self.last_write.elapsed() >= Duration::from_secs(1) {
             self.write();
         }

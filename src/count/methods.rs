@@ -26,28 +26,7 @@ pub(super) fn run_method(
     };
     match method {
         Method::Dp | Method::Fourier => {
-            match by_programme(puzzle, method, labellings, options, &stopped) {
-                Ok((counts, fixed)) => {
-                    r.status = Status::Complete;
-                    r.counts = Some(counts);
-                    r.fixed = Some(fixed);
-                }
-                Err(e) => {
-                    let stopped = match &e {
-                        CountError::Dp(e) | CountError::Partial { error: e, .. } => e.is_stop(),
-                        _ => false,
-                    };
-                    if stopped {
-                        r.status = Status::Stopped;
-                    }
-                    r.message = Some(match &e {
-                        _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
-                        _ if stopped => format!("time limit reached ({e})"),
-                        _ if e.too_wide() => format!("{e}; count by enumeration instead"),
-                        _ => e.to_string(),
-                    });
-                }
-            }
+            by_programme_result(puzzle, labellings, options, &stopped, &mut r)
         }
         Method::Enumerate => match by_enumeration(puzzle, labellings, options) {
             Ok((status, counts, nodes, message, weight)) => {
@@ -88,30 +67,134 @@ pub(super) fn run_method(
     r
 }
 
-/// Whether `path` can serve as the enumeration's checkpoint for `puzzle`
-/// (absent, or made by the same count), and the order to count in: the one
-/// asked for, else the one an existing checkpoint was made in (`None`:
-/// neither, the count chooses).
+/// The programme's counts (dp or fourier) into `r`, with fourier's
+/// checkpoint opened before and written after.
+fn by_programme_result(
+    puzzle: &Puzzle,
+    labellings: Option<u128>,
+    options: &CountOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+    r: &mut MethodResult,
+) {
+    let keeps = options
+        .checkpoint
+        .as_ref()
+        .filter(|_| options.checkpoint_by == r.method);
+    let checkpoint = match keeps {
+        Some(path) => {
+            let search = fourier::checkpoint_search(options.fourier_grid);
+            match checkpoint::Checkpoint::open(path, puzzle, &search) {
+                Ok(c) => Some(Mutex::new(c)),
+                Err(e) => {
+                    r.message = Some(e.to_string());
+                    return;
+                }
+            }
+        }
+        None => None,
+    };
+    let before = checkpoint
+        .as_ref()
+        .map_or(0, |c| c.lock().unwrap().done().count());
+    let result = by_programme(
+        puzzle,
+        r.method,
+        labellings,
+        options,
+        stop,
+        checkpoint.as_ref(),
+    );
+    let mut notes = Vec::new();
+    match result {
+        Ok((counts, fixed)) => {
+            r.status = Status::Complete;
+            r.counts = Some(counts);
+            r.fixed = Some(fixed);
+        }
+        Err(e) => {
+            let stopped = match &e {
+                CountError::Dp(e) | CountError::Partial { error: e, .. } => e.is_stop(),
+                _ => false,
+            };
+            if stopped {
+                r.status = Status::Stopped;
+            }
+            notes.push(match &e {
+                _ if stopped && options.stop.is_stopped() => format!("interrupted ({e})"),
+                _ if stopped => format!("time limit reached ({e})"),
+                _ if e.too_wide() => format!("{e}; count by enumeration instead"),
+                _ => e.to_string(),
+            });
+        }
+    }
+    if let Some(c) = checkpoint {
+        let mut c = c.into_inner().unwrap();
+        c.write();
+        if let Some(e) = c.write_error.take() {
+            r.status = Status::Failed;
+            r.counts = None;
+            notes.push(e.to_string());
+        }
+        notes.push(format!(
+            "{} work units done, {before} of them in earlier runs; {:.0} s in all runs",
+            c.done().count(),
+            c.seconds()
+        ));
+        if r.status == Status::Stopped {
+            notes.push("run again to resume".into());
+        }
+    }
+    r.message = notes_text(notes);
+}
+
+/// Which method keeps `path` as its checkpoint for `puzzle`, and the
+/// order to count in: an existing file says (the programme at roots of
+/// unity's, or the enumeration's in the order it was made in, unless an
+/// order is asked for); a new one goes to the first of `methods` that keeps
+/// one, else to the enumeration. The order is the one asked for, else an
+/// existing enumeration checkpoint's (`None`: the count chooses). An error
+/// where the file belongs to another count.
 pub(crate) fn check_checkpoint(
     path: &std::path::Path,
     puzzle: &Puzzle,
     order: Option<Order>,
-) -> Result<Option<Order>, String> {
+    methods: &[Method],
+    grid: u32,
+) -> Result<(Method, Option<Order>), String> {
+    let made_by = checkpoint::Checkpoint::search_of(path);
+    let fourier = fourier::checkpoint_search(grid);
+    let by_fourier = match &made_by {
+        _ if order.is_some() => false,
+        Some(search) => search.starts_with("fourier"),
+        None => {
+            !path.exists()
+                && methods.iter().find(|m| keeps_checkpoint(**m)) == Some(&Method::Fourier)
+        }
+    };
+    if by_fourier {
+        return checkpoint::Checkpoint::open(path, puzzle, &fourier)
+            .map(|_| (Method::Fourier, None))
+            .map_err(|e| e.to_string());
+    }
     let order = order.or_else(|| {
-        let search = checkpoint::Checkpoint::search_of(path)?;
         Order::ALL
             .into_iter()
-            .find(|&o| Backtrack::new(o).units_name() == search)
+            .find(|&o| Some(Backtrack::new(o).units_name()) == made_by)
     });
     if order.is_none() && !path.exists() {
-        return Ok(None);
+        return Ok((Method::Enumerate, None));
     }
     // A present file made by no order this build knows: opening it in the
     // default order reports what made it.
     let search = Backtrack::new(order.unwrap_or(DEFAULT_ORDER)).units_name();
     checkpoint::Checkpoint::open(path, puzzle, &search)
-        .map(|_| order)
+        .map(|_| (Method::Enumerate, order))
         .map_err(|e| e.to_string())
+}
+
+/// Whether `method` can keep a checkpoint.
+fn keeps_checkpoint(method: Method) -> bool {
+    matches!(method, Method::Enumerate | Method::Fourier)
 }
 
 /// What the enumeration found: status, counts (lower bounds if stopped),
@@ -142,7 +225,11 @@ fn by_enumeration(
         keep: Keep::Count,
         ..SolveOptions::default()
     };
-    let checkpoint = match &options.checkpoint {
+    let keeps = options
+        .checkpoint
+        .as_ref()
+        .filter(|_| options.checkpoint_by == Method::Enumerate);
+    let checkpoint = match keeps {
         Some(path) => Some(RefCell::new(
             checkpoint::Checkpoint::open(path, puzzle, &solver.units_name())
                 .map_err(|e| e.to_string())?,
@@ -234,7 +321,7 @@ fn by_enumeration(
         }
         Outcome::Incomplete(reason) => {
             notes.insert(0, reason.to_string());
-            if options.checkpoint.is_some() {
+            if keeps.is_some() {
                 notes.push("run again to resume".into());
             }
             (Status::Stopped, counts, nodes, notes_text(notes), weight)
@@ -287,6 +374,7 @@ fn by_programme(
     labellings: Option<u128>,
     options: &CountOptions,
     stop: &(dyn Fn() -> bool + Sync),
+    checkpoint: Option<&Mutex<checkpoint::Checkpoint>>,
 ) -> Result<(Counts, Fixed), CountError> {
     let limits = Limits {
         max_states: options.max_states,
@@ -295,7 +383,7 @@ fn by_programme(
     };
     let grid = options.fourier_grid;
     let fixed_by = |turns| match method {
-        Method::Fourier => fourier::pictures_fixed_by(puzzle, turns, &limits, grid),
+        Method::Fourier => fourier::pictures_fixed_by(puzzle, turns, &limits, grid, checkpoint),
         _ => pictures_fixed_by(puzzle, turns, &limits),
     };
     // The turn-fixed pictures first: their programmes are small (a quarter

@@ -28,7 +28,7 @@ mod request;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
@@ -102,9 +102,10 @@ pub struct CountOptions {
     /// (split evenly among its trees) rather than stop at `probes`.
     pub probes_fill_time: bool,
     pub seed: u64,
-    /// enumerate: record finished work units here, and skip those it
-    /// already holds.
+    /// Record finished work units here, and skip those it already holds.
     pub checkpoint: Option<PathBuf>,
+    /// The method that keeps the checkpoint: enumerate or fourier.
+    pub checkpoint_by: Method,
     /// enumerate: count only this shard's work units.
     pub shard: Option<Shard>,
     /// enumerate: the backtracker's placement order (work units, and so
@@ -128,6 +129,7 @@ impl Default for CountOptions {
             probes_fill_time: false,
             seed: 1,
             checkpoint: None,
+            checkpoint_by: Method::Enumerate,
             shard: None,
             order: None,
         }

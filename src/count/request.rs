@@ -69,7 +69,7 @@ impl Default for CountRequest {
 impl CountRequest {
     /// The options of this count of `puzzle`; a usage error where the
     /// request contradicts itself (a checkpoint or an order without the
-    /// enumeration) or its checkpoint belongs to another count.
+    /// method that keeps it) or its checkpoint belongs to another count.
     pub fn options(&self, puzzle: &Puzzle) -> Result<CountOptions, String> {
         let auto = self.methods.is_empty();
         let mut methods = if auto {
@@ -77,31 +77,46 @@ impl CountRequest {
         } else {
             each_once(&self.methods)
         };
-        // A checkpoint or an order asks for the enumeration: under auto it
-        // takes the check's place where the rules left it out.
-        let wants_enumeration = self.checkpoint.is_some() || self.order.is_some();
-        if auto && wants_enumeration && !methods.contains(&Method::Enumerate) {
-            methods.truncate(1);
-            methods.push(Method::Enumerate);
-        }
-        let enumerates = methods.contains(&Method::Enumerate);
-        if self.checkpoint.is_some() && !enumerates {
-            return Err("--checkpoint records the enumeration: add --method enumerate".into());
-        }
-        if self.order.is_some() && !enumerates {
-            return Err(
-                "--order is the enumeration's placement order: add --method enumerate".into(),
-            );
-        }
         if self.fourier_grid != 0 && !methods.contains(&Method::Fourier) {
             return Err(
                 "--fourier-grid is the programme at roots of unity's: add --method fourier".into(),
             );
         }
-        let order = match &self.checkpoint {
-            Some(path) => check_checkpoint(path, puzzle, self.order)?,
-            None => self.order,
+        let (checkpoint_by, order) = match &self.checkpoint {
+            Some(path) => check_checkpoint(path, puzzle, self.order, &methods, self.fourier_grid)?,
+            None => (Method::Enumerate, self.order),
         };
+        // A checkpoint asks for the method that keeps it, an order for the
+        // enumeration: under auto each takes the check's place where the
+        // rules left it out.
+        let checkpointed = self.checkpoint.is_some().then_some(checkpoint_by);
+        let ordered = self.order.is_some().then_some(Method::Enumerate);
+        for wanted in [checkpointed, ordered].into_iter().flatten() {
+            if methods.contains(&wanted) {
+                continue;
+            }
+            if auto {
+                methods.truncate(1);
+                methods.push(wanted);
+                continue;
+            }
+            let exists = self.checkpoint.as_ref().is_some_and(|p| p.exists());
+            return Err(match wanted {
+                Method::Fourier => {
+                    "this --checkpoint records the programme at roots of unity: \
+                     add --method fourier"
+                }
+                _ if checkpointed.is_some() && exists => {
+                    "this --checkpoint records the enumeration: add --method enumerate"
+                }
+                _ if checkpointed.is_some() => {
+                    "--checkpoint records the enumeration or the programme at roots of \
+                     unity: add --method enumerate or --method fourier"
+                }
+                _ => "--order is the enumeration's placement order: add --method enumerate",
+            }
+            .into());
+        }
         Ok(CountOptions {
             methods,
             check: auto.then(CheckBudget::default),
@@ -115,6 +130,7 @@ impl CountRequest {
             probes_fill_time: self.probes.is_none() && self.time_limit.is_some(),
             seed: self.seed,
             checkpoint: self.checkpoint.clone(),
+            checkpoint_by,
             shard: None,
             order,
         })
@@ -140,18 +156,77 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_under_auto_keeps_the_enumeration_as_the_check() {
+    fn a_checkpoint_under_auto_goes_to_the_method_that_keeps_it() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let ants =
             Puzzle::load(&root.join("puzzles/legespiel/the-ant-trails-puzzle.yaml")).unwrap();
         assert_eq!(auto_methods(&ants), [Method::Fourier, Method::Dp]);
         let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("units.json");
         let r = CountRequest {
-            checkpoint: Some(dir.path().join("units.json")),
+            checkpoint: Some(path.clone()),
             ..CountRequest::default()
         };
+        // A new file: the first method, which keeps checkpoints.
+        let o = r.options(&ants).unwrap();
+        assert_eq!(o.methods, [Method::Fourier, Method::Dp]);
+        assert_eq!(o.checkpoint_by, Method::Fourier);
+        // An enumeration's file: the enumeration is the check, and keeps it.
+        let search = crate::engines::backtrack::Backtrack::new(Order::Row).units_name();
+        super::super::checkpoint::Checkpoint::open(&path, &ants, &search)
+            .unwrap()
+            .write();
         let o = r.options(&ants).unwrap();
         assert_eq!(o.methods, [Method::Fourier, Method::Enumerate]);
+        assert_eq!(o.checkpoint_by, Method::Enumerate);
+        assert_eq!(o.order, Some(Order::Row));
+        // Given methods must hold the file's.
+        let given = CountRequest {
+            methods: vec![Method::Fourier],
+            ..r.clone()
+        };
+        assert!(
+            given
+                .options(&ants)
+                .unwrap_err()
+                .contains("add --method enumerate")
+        );
+        // A file of the programme at roots of unity.
+        std::fs::remove_file(&path).unwrap();
+        let fourier = CountRequest {
+            methods: vec![Method::Dp, Method::Fourier],
+            ..r.clone()
+        };
+        assert_eq!(
+            fourier.options(&ants).unwrap().checkpoint_by,
+            Method::Fourier
+        );
+        let search = crate::count::fourier::checkpoint_search(0);
+        super::super::checkpoint::Checkpoint::open(&path, &ants, &search)
+            .unwrap()
+            .write();
+        let enumerate = CountRequest {
+            methods: vec![Method::Enumerate],
+            ..r.clone()
+        };
+        assert!(
+            enumerate
+                .options(&ants)
+                .unwrap_err()
+                .contains("add --method fourier")
+        );
+        // Another grid is another computation.
+        let other_grid = CountRequest {
+            methods: vec![Method::Fourier],
+            fourier_grid: 1,
+            ..r
+        };
+        assert!(
+            other_grid
+                .options(&ants)
+                .unwrap_err()
+                .contains("another search (fourier grid 0")
+        );
     }
 
     #[test]

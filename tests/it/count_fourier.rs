@@ -89,3 +89,50 @@ fn a_board_of_too_many_kinds_for_the_roots_of_unity_says_so() {
     assert_eq!(v["counts"]["pictures"], 55);
     assert_eq!(v["agreed_by"], serde_json::json!(["fourier"]));
 }
+
+#[test]
+fn a_checkpoint_of_the_programme_at_roots_of_unity_resumes_and_is_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("units.json");
+    let run = |method: &str| {
+        cmd()
+            .args([
+                "count",
+                "--method",
+                method,
+                "--format",
+                "json",
+                "--checkpoint",
+            ])
+            .arg(&file)
+            .arg(corpus().join("crazy-sheep.yaml"))
+            .output()
+            .unwrap()
+    };
+    let first: serde_json::Value = serde_json::from_str(&stdout_ok(&run("fourier"))).unwrap();
+    let note = first["methods"][0]["message"].as_str().unwrap().to_string();
+    let units: usize = note.split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        units > 0 && note.contains(" 0 of them in earlier runs"),
+        "{note}"
+    );
+    let written = std::fs::read(&file).unwrap();
+    assert!(String::from_utf8_lossy(&written).contains("\"search\":\"fourier grid 0\""));
+    // Again: every unit read back, the same counts.
+    let second: serde_json::Value = serde_json::from_str(&stdout_ok(&run("fourier"))).unwrap();
+    assert_eq!(second["counts"], first["counts"]);
+    assert_eq!(first["counts"]["pictures"], 55);
+    let note = second["methods"][0]["message"].as_str().unwrap();
+    assert!(
+        note.starts_with(&format!(
+            "{units} work units done, {units} of them in earlier runs"
+        )),
+        "{note}"
+    );
+    // The enumeration cannot use it: a usage error, the file untouched.
+    let before = std::fs::read(&file).unwrap();
+    let out = run("enumerate");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("add --method fourier"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}

@@ -63,9 +63,10 @@ pub struct CountArgs {
     /// estimate: the random seed (the same seed gives the same estimate).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// enumerate: record finished work units in FILE (JSON, rewritten at
-    /// most once a second) and skip those it already holds, so a stopped
-    /// count resumes where it was.
+    /// enumerate or fourier (the first of the methods that keeps one, or
+    /// the one that made FILE): record finished work units in FILE (JSON,
+    /// rewritten at most once a second) and skip those it already holds, so
+    /// a stopped count resumes where it was.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Count only share I of N (0-based) of the enumeration's work units

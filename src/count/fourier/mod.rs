@@ -26,7 +26,9 @@
 mod bound;
 mod frontier;
 mod modp;
+mod units;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::puzzle::Puzzle;
@@ -35,12 +37,13 @@ use super::dp::{DpError, DpRun, Limits};
 use super::plan::Plan;
 use frontier::{Frontier, Values};
 use modp::{PRODUCTS_PER_REDUCTION, Prime};
+use units::Units;
+pub(crate) use units::search as checkpoint_search;
+
+use super::checkpoint::Checkpoint;
 
 /// Evaluations run side by side, one per lane.
 const LANES: usize = 8;
-
-/// Lane batches a thread takes at a time.
-const BATCHES_PER_TAKE: u64 = 8;
 
 /// Bits by which the primes' product passes the bound: residues that do
 /// not belong to one number (an arithmetic fault) give a number past the
@@ -54,12 +57,15 @@ const MAX_POINTS: u64 = 1 << 48;
 /// turns leave unchanged, by the programme at roots of unity.
 /// `grid` chooses the grid of points and the primes: 0 the first kind of
 /// the fewest tiles fixed and the largest primes, k the (k+1)-th such kind
-/// (round the kinds of the fewest tiles) and the next primes down.
+/// (round the kinds of the fewest tiles) and the next primes down. With a
+/// checkpoint (made for this grid) the finished work units are read from it
+/// and each unit is recorded in it as it ends.
 pub(crate) fn pictures_fixed_by(
     puzzle: &Puzzle,
     turns: usize,
     limits: &Limits<'_>,
     grid: u32,
+    checkpoint: Option<&Mutex<Checkpoint>>,
 ) -> Result<DpRun, DpError> {
     let variant = grid as usize;
     let plan = narrowest_plan(puzzle, turns % 4);
@@ -91,7 +97,8 @@ pub(crate) fn pictures_fixed_by(
         let primes = &primes[needed * variant..];
         let mut residues = Vec::new();
         for (i, &q) in primes.iter().enumerate() {
-            let r = coefficient(&frontier, &grid, q, limits).map_err(|done| {
+            let units = Units::new(grid.points.div_ceil(LANES as u64), turns % 4, i, checkpoint);
+            let r = coefficient(&frontier, &grid, q, limits, &units).map_err(|done| {
                 DpError::StoppedEvaluating {
                     done: i as u64 * grid.points + done,
                     of: needed as u64 * grid.points,
@@ -273,6 +280,7 @@ fn coefficient(
     grid: &Grid,
     q: Prime,
     limits: &Limits<'_>,
+    units: &Units<'_>,
 ) -> Result<u64, u64> {
     // Powers of each kind's root: roots[k][a] = g_k^a.
     let roots: Vec<Vec<u64>> = grid
@@ -285,12 +293,19 @@ fn coefficient(
                 .collect()
         })
         .collect();
-    let batches = grid.points.div_ceil(LANES as u64);
-    let next = AtomicU64::new(0);
+    let share = Share {
+        frontier,
+        grid,
+        q,
+        roots: &roots,
+        units,
+        next: AtomicU64::new(0),
+        batches_done: AtomicU64::new(units.batches_earlier()),
+    };
     let threads = limits.threads.max(1);
     let sums: Vec<Result<u64, ()>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| evaluate_share(frontier, grid, q, &roots, &next, batches, limits)))
+            .map(|_| s.spawn(|| share.evaluate(limits)))
             .collect();
         handles
             .into_iter()
@@ -301,65 +316,104 @@ fn coefficient(
     for s in sums {
         match s {
             Ok(v) => sum = q.reduce(sum + v),
-            Err(()) => return Err((next.load(Ordering::Relaxed) * LANES as u64).min(grid.points)),
+            Err(()) => {
+                let done = share.batches_done.load(Ordering::Relaxed) * LANES as u64;
+                return Err(done.min(grid.points));
+            }
         }
     }
     Ok(q.mul(sum, q.inv(grid.points % q.p)))
 }
 
-/// One thread's share of the points: batches taken from `next` until none
-/// is left, and the sum of their transformed values.
-fn evaluate_share(
-    frontier: &Frontier,
-    grid: &Grid,
+/// What the threads evaluating one prime share.
+struct Share<'a> {
+    frontier: &'a Frontier,
+    grid: &'a Grid,
     q: Prime,
-    roots: &[Vec<u64>],
-    next: &AtomicU64,
-    batches: u64,
-    limits: &Limits<'_>,
-) -> Result<u64, ()> {
-    let lanes = Lanes(q);
-    let kinds = grid.radices.len();
-    let (mut cur, mut scratch) = (Vec::new(), Vec::new());
-    let mut weights = vec![[0u64; LANES]; frontier.weights.len()];
-    let mut exps = vec![vec![0u64; kinds]; LANES];
-    let mut sum = 0u64;
-    loop {
-        let first = next.fetch_add(BATCHES_PER_TAKE, Ordering::Relaxed);
-        if first >= batches {
-            return Ok(sum);
-        }
-        for b in first..(first + BATCHES_PER_TAKE).min(batches) {
-            if (limits.stop)() {
-                return Err(());
+    roots: &'a [Vec<u64>],
+    units: &'a Units<'a>,
+    /// The next unit to take.
+    next: AtomicU64,
+    /// Lane batches whose sums are in (earlier runs' included).
+    batches_done: AtomicU64,
+}
+
+impl Share<'_> {
+    /// One thread's share of the points: units taken until none is left,
+    /// and the sum of their transformed values (an earlier run's sum where
+    /// it finished the unit).
+    fn evaluate(&self, limits: &Limits<'_>) -> Result<u64, ()> {
+        let q = self.q;
+        let mut scratch = Scratch {
+            cur: Vec::new(),
+            next: Vec::new(),
+            weights: vec![[0u64; LANES]; self.frontier.weights.len()],
+            exps: vec![vec![0u64; self.grid.radices.len()]; LANES],
+        };
+        let mut sum = 0u64;
+        loop {
+            let unit = self.next.fetch_add(1, Ordering::Relaxed);
+            if unit >= self.units.count() {
+                return Ok(sum);
             }
-            let mut factor = [0u64; LANES];
-            for (l, e) in exps.iter_mut().enumerate() {
-                let point = b * LANES as u64 + l as u64;
-                if point < grid.points {
-                    grid.exponents(point, e);
-                    // prod over kinds of g_k^(-e_k m_k).
-                    factor[l] = (0..kinds).fold(1, |f, k| {
-                        let r = grid.radices[k];
-                        q.mul(
-                            f,
-                            roots[k][((r - e[k] * grid.multiplicities[k] % r) % r) as usize],
-                        )
-                    });
+            if let Some(v) = self.units.earlier(unit) {
+                sum = q.reduce(sum + v % q.p);
+                continue;
+            }
+            let mut part = 0u64;
+            let batches = self.units.batches(unit);
+            for b in batches.clone() {
+                if (limits.stop)() {
+                    return Err(());
                 }
+                part = q.reduce(part + self.batch(b, &mut scratch));
             }
-            for (row, &(k, take)) in weights.iter_mut().zip(&frontier.weights) {
-                let r = grid.radices[k];
-                for l in 0..LANES {
-                    row[l] = roots[k][(exps[l][k] * take as u64 % r) as usize];
-                }
-            }
-            let value = frontier.evaluate(&lanes, &weights, &mut cur, &mut scratch);
-            for l in 0..LANES {
-                sum = q.reduce(sum + q.mul(value[l], factor[l]));
-            }
+            self.units.finish(unit, part);
+            self.batches_done
+                .fetch_add(batches.count() as u64, Ordering::Relaxed);
+            sum = q.reduce(sum + part);
         }
     }
+
+    /// The transformed values of lane batch `b`'s points, summed.
+    fn batch(&self, b: u64, s: &mut Scratch) -> u64 {
+        let (q, grid, roots) = (self.q, self.grid, self.roots);
+        let kinds = grid.radices.len();
+        let mut factor = [0u64; LANES];
+        for (l, e) in s.exps.iter_mut().enumerate() {
+            let point = b * LANES as u64 + l as u64;
+            if point < grid.points {
+                grid.exponents(point, e);
+                // prod over kinds of g_k^(-e_k m_k).
+                factor[l] = (0..kinds).fold(1, |f, k| {
+                    let r = grid.radices[k];
+                    q.mul(
+                        f,
+                        roots[k][((r - e[k] * grid.multiplicities[k] % r) % r) as usize],
+                    )
+                });
+            }
+        }
+        for (row, &(k, take)) in s.weights.iter_mut().zip(&self.frontier.weights) {
+            let r = grid.radices[k];
+            for l in 0..LANES {
+                row[l] = roots[k][(s.exps[l][k] * take as u64 % r) as usize];
+            }
+        }
+        let lanes = Lanes(q);
+        let value = self
+            .frontier
+            .evaluate(&lanes, &s.weights, &mut s.cur, &mut s.next);
+        (0..LANES).fold(0, |sum, l| q.reduce(sum + q.mul(value[l], factor[l])))
+    }
+}
+
+/// One thread's buffers.
+struct Scratch {
+    cur: Vec<[u64; LANES]>,
+    next: Vec<[u64; LANES]>,
+    weights: Vec<[u64; LANES]>,
+    exps: Vec<Vec<u64>>,
 }
 
 #[cfg(test)]

@@ -36,7 +36,9 @@ fn agree(p: &Puzzle) -> [u128; 3] {
         // Two grids: another kind fixed where two have the fewest tiles,
         // and other primes.
         for grid in [0, 1] {
-            let by_roots = pictures_fixed_by(p, t, &limits(), grid).unwrap().count;
+            let by_roots = pictures_fixed_by(p, t, &limits(), grid, None)
+                .unwrap()
+                .count;
             assert_eq!(by_roots, by_dp, "{}: turns {t}, grid {grid}", p.name());
         }
         out[i] = by_dp;
@@ -122,7 +124,7 @@ fn a_count_past_one_prime_is_joined_from_several() {
     let plan = narrowest_plan(&p, 0);
     let frontier = Frontier::compile(&plan, &limits()).unwrap();
     let bits = bound::log2_count_bound(&frontier, &plan.multiplicities, &never).unwrap();
-    let count = pictures_fixed_by(&p, 0, &limits(), 0).unwrap().count;
+    let count = pictures_fixed_by(&p, 0, &limits(), 0, None).unwrap().count;
     assert!(count > 1 << 30, "{count}");
     assert!((count as f64).log2() <= bits, "{count} within 2^{bits}");
     assert_eq!(
@@ -150,7 +152,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
     let e2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/eternity2/8x8-a.txt");
     let p = Puzzle::load(&e2).unwrap();
     assert!(matches!(
-        pictures_fixed_by(&p, 0, &limits(), 0),
+        pictures_fixed_by(&p, 0, &limits(), 0, None),
         Err(DpError::TooManyPoints { .. })
     ));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
@@ -165,6 +167,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             threads: 2,
         },
         0,
+        None,
     );
     assert!(stopped.unwrap_err().is_stop());
     // Stopped while evaluating: the compile's look at the clock passes.
@@ -179,6 +182,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             threads: 1,
         },
         0,
+        None,
     );
     assert!(matches!(stopped, Err(DpError::StoppedEvaluating { .. })));
     let capped = pictures_fixed_by(
@@ -190,6 +194,7 @@ fn too_many_kinds_are_refused_and_a_stop_is_honoured() {
             threads: 1,
         },
         0,
+        None,
     );
     assert!(matches!(capped, Err(DpError::TooManyStates { .. })));
 }
@@ -226,4 +231,61 @@ fn boards_of_the_ant_trails_tiles_count_alike() {
         pictures += agree(&part)[0];
     }
     assert!(pictures > 1000, "{pictures}");
+}
+
+#[test]
+fn a_stopped_count_resumes_from_its_checkpoint_to_the_same_number() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/legespiel");
+    let p = Puzzle::load(&dir.join("crazy-sheep.yaml")).unwrap();
+    let whole = pictures_fixed_by(&p, 0, &limits(), 0, None).unwrap().count;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("c.json");
+    let open = || Mutex::new(Checkpoint::open(&path, &p, &checkpoint_search(0)).unwrap());
+    // Stopped while evaluating, after some units ended.
+    let calls = AtomicU64::new(0);
+    let later = || calls.fetch_add(1, Ordering::Relaxed) > 3000;
+    let stopping = Limits {
+        max_states: 1_000_000,
+        stop: &later,
+        threads: 1,
+    };
+    let first = open();
+    let stopped = pictures_fixed_by(&p, 0, &stopping, 0, Some(&first));
+    let Err(DpError::StoppedEvaluating { done, .. }) = stopped else {
+        panic!("{stopped:?}");
+    };
+    assert!(done > 0, "some units ended before the stop");
+    let mut first = first.into_inner().unwrap();
+    let units = first.done().count();
+    first.write();
+    assert!(first.write_error.is_none());
+    // The next run starts from those units and ends with the same count.
+    let second = open();
+    assert_eq!(second.lock().unwrap().done().count(), units);
+    let resumed = pictures_fixed_by(&p, 0, &limits(), 0, Some(&second));
+    assert_eq!(resumed.unwrap().count, whole);
+    assert!(second.lock().unwrap().done().count() > units);
+    // Every unit's sum read back from the file, none evaluated again:
+    // the stop, polled before each lane batch, is polled far less.
+    let mut second = second.into_inner().unwrap();
+    second.write();
+    let polls = |checkpoint: Option<&Mutex<Checkpoint>>| {
+        let calls = AtomicU64::new(0);
+        let counting = || {
+            calls.fetch_add(1, Ordering::Relaxed);
+            false
+        };
+        let counted = Limits {
+            max_states: 1_000_000,
+            stop: &counting,
+            threads: 1,
+        };
+        let n = pictures_fixed_by(&p, 0, &counted, 0, checkpoint)
+            .unwrap()
+            .count;
+        assert_eq!(n, whole);
+        calls.into_inner()
+    };
+    let third = open();
+    assert!(polls(Some(&third)) + 100 < polls(None));
 }
