@@ -4,6 +4,8 @@
 //! policy's answer (policy.rs) followed.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use crate::solve::{Progress, RunStatus, SolutionCallback, SolverStats, StopReason};
 
@@ -27,6 +29,32 @@ pub(super) struct Books {
     pub(super) progress: Progress,
     pub(super) in_flight: usize,
     pub(super) slots: Slots,
+    /// The whole model's solve beside its parts, if the run races them.
+    pub(super) race: Option<RaceBooks>,
+    /// The whole model's solve completed: every solution is in, what is
+    /// still running is stopped and only handed on.
+    pub(super) covered: bool,
+}
+
+/// What the coordinator knows of a race between the whole model and its
+/// parts.
+pub(super) struct RaceBooks {
+    pub(super) started: Instant,
+    /// The whole model's solve has not returned.
+    pub(super) running: bool,
+    pub(super) parts_done: u64,
+    pub(super) parts_s: f64,
+}
+
+impl RaceBooks {
+    pub(super) fn new() -> RaceBooks {
+        RaceBooks {
+            started: Instant::now(),
+            running: true,
+            parts_done: 0,
+            parts_s: 0.0,
+        }
+    }
 }
 
 impl Books {
@@ -38,6 +66,25 @@ impl Books {
         if let Err(why) = run.cancel.check() {
             self.stop_reason = Some(why.into());
             shared.stop_all();
+        }
+    }
+
+    /// In a race, stop the whole model's solve once the parts left would
+    /// take less than it has run (policy.rs, `keep_whole`).
+    pub(super) fn referee(&mut self, shared: &Shared) {
+        let Some(race) = &self.race else { return };
+        if !race.running || shared.whole_stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let r = policy::Race {
+            whole_s: race.started.elapsed().as_secs_f64(),
+            parts_done: race.parts_done,
+            parts_s: race.parts_s,
+            parts_left: (self.queue.len() + self.in_flight).saturating_sub(1),
+            workers: self.slots.get(),
+        };
+        if !policy::keep_whole(&r) {
+            shared.whole_stop.store(true, Ordering::SeqCst);
         }
     }
 
@@ -57,6 +104,16 @@ impl Books {
         *stats.wall_time_s.as_mut().unwrap() += r.wall_time;
         if !matches!(r.ended, Ended::Skipped) {
             *stats.subproblems.as_mut().unwrap() += 1;
+        }
+        if r.job.beside || self.covered {
+            self.take_raced(r, run, shared, callback);
+            return;
+        }
+        if let Some(race) = &mut self.race
+            && !matches!(r.ended, Ended::Skipped)
+        {
+            race.parts_done += 1;
+            race.parts_s += r.wall_time;
         }
         // Split subproblems that ran their course tell their depth's slice
         // how fast solutions come (not the whole model's try).
@@ -112,6 +169,50 @@ impl Books {
         self.progress.subproblems_pending = (self.queue.len() + self.in_flight) as u64;
         callback.on_progress(&self.progress);
         if self.stop_reason.is_none() && callback.enough() {
+            self.stop_reason = Some(StopReason::Limit);
+            shared.stop_all();
+        }
+    }
+
+    /// The whole model's solve beside its parts ended, or a part did after
+    /// it had completed: its solutions handed on; a complete whole solve
+    /// (its pool not full) holds every solution, so the run is complete
+    /// and the rest is stopped.
+    fn take_raced(
+        &mut self,
+        r: JobResult,
+        run: &Run,
+        shared: &Shared,
+        callback: &mut dyn SolutionCallback,
+    ) {
+        for values in &r.solutions {
+            if let Some(cells) = run.model.decode(values) {
+                callback.on_solution_in(r.job.unit, &cells, run.expansion.stands());
+            }
+        }
+        if r.job.beside {
+            if let Some(race) = &mut self.race {
+                race.running = false;
+            }
+            match &r.ended {
+                Ended::Complete if r.pooled < r.pool && self.stop_reason.is_none() => {
+                    self.covered = true;
+                    self.queue.clear();
+                    shared.stop_all();
+                }
+                Ended::Invalid(m) => {
+                    self.invalid.get_or_insert_with(|| m.clone());
+                    self.stop_reason.get_or_insert(StopReason::Interrupted);
+                    shared.stop_all();
+                }
+                _ => {}
+            }
+        }
+        self.progress.subproblems_done += 1;
+        self.progress.solutions += r.solutions.len() as u64;
+        self.progress.subproblems_pending = (self.queue.len() + self.in_flight) as u64;
+        callback.on_progress(&self.progress);
+        if self.stop_reason.is_none() && !self.covered && callback.enough() {
             self.stop_reason = Some(StopReason::Limit);
             shared.stop_all();
         }
@@ -192,6 +293,8 @@ impl Books {
     pub(super) fn finish(self) -> (RunStatus, SolverStats) {
         let status = if let Some(m) = self.invalid {
             RunStatus::Invalid(m)
+        } else if self.covered {
+            RunStatus::Complete
         } else if self.incomplete || !self.queue.is_empty() {
             RunStatus::Stopped(self.stop_reason.unwrap_or(StopReason::Interrupted))
         } else {

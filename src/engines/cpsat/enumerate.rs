@@ -23,7 +23,7 @@ use std::time::Duration;
 use crate::solve::pool::{self, Event, Flow, Given, Shape};
 use crate::solve::{Progress, SolutionCallback, SolveError, SolverRun, Split};
 
-use super::books::Books;
+use super::books::{Books, RaceBooks};
 use super::ceiling::Slots;
 use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
 use super::proto::CpModelProto;
@@ -57,7 +57,8 @@ pub(crate) fn enumerate(
         Split::Depth(k) => (k.min(puzzle.len()), true, limits.pool),
         Split::None => (0, false, limits.unsplit_pool),
     };
-    let (queue, unit_stats) = initial_jobs(run, initial_depth, adaptive);
+    let (queue, unit_stats) = initial_jobs(run, initial_depth, adaptive, threads);
+    let race = queue.front().is_some_and(|j| j.beside);
     let outstanding: HashMap<usize, usize> = match options.units {
         Some(_) => queue.iter().map(|j| (j.unit, 1)).collect(),
         None => HashMap::new(),
@@ -76,6 +77,7 @@ pub(crate) fn enumerate(
         limits,
         slices: Mutex::new(slices),
         stopping: AtomicBool::new(false),
+        whole_stop: AtomicBool::new(false),
         deadline: run.cancel.deadline(),
     };
     let stats = first_stats(initial_depth, threads, unit_stats);
@@ -92,6 +94,8 @@ pub(crate) fn enumerate(
         invalid: None,
         in_flight: 0,
         slots: Slots::new(threads),
+        race: race.then(RaceBooks::new),
+        covered: false,
     };
 
     // The coordinator hands the pool's workers as many subproblems as the
@@ -99,6 +103,7 @@ pub(crate) fn enumerate(
     // in flight (all done, or the run stopped).
     let dispatch = |books: &mut Books, jobs: &mut dyn FnMut(Job)| {
         books.look_at_limits(run, &shared);
+        books.referee(&shared);
         if books.stop_reason.is_none() {
             while books.in_flight < books.slots.get() {
                 let Some(job) = books.queue.pop_front() else {
@@ -188,11 +193,14 @@ fn first_stats(
 
 /// The subproblems an enumeration starts with, and with fixed work units
 /// (shards, checkpoints) their counts: units in all, units to run, cells a
-/// unit fixes.
+/// unit fixes. With `--split auto` and two solves or more at a time, the
+/// whole model is solved beside its first cell's placements (a race,
+/// policy.rs, `keep_whole`) rather than tried first on its own.
 fn initial_jobs(
     run: &Run,
     initial_depth: usize,
     adaptive: bool,
+    threads: usize,
 ) -> (VecDeque<Job>, Option<(u64, u64, usize)>) {
     let (puzzle, options, limits) = (run.puzzle, run.options, run.limits);
     // Fixed work units: every unit a job of its own, split as usual; a
@@ -216,6 +224,7 @@ fn initial_jobs(
                 prefix,
                 range: None,
                 adaptive: true,
+                beside: false,
             })
             .collect();
         return (jobs, Some(stats));
@@ -229,8 +238,25 @@ fn initial_jobs(
             prefix: vec![],
             range: None,
             adaptive: true,
+            beside: false,
         };
         return (split_job(puzzle, &whole, limits.range_parts).into(), None);
+    }
+    if matches!(run.split, Split::Auto) && initial_depth == 0 && threads >= 2 {
+        let whole = Job {
+            unit: 0,
+            prefix: vec![],
+            range: None,
+            adaptive: true,
+            beside: false,
+        };
+        let parts = split_job(puzzle, &whole, 0);
+        let beside = Job {
+            adaptive: false,
+            beside: true,
+            ..whole
+        };
+        return (std::iter::once(beside).chain(parts).collect(), None);
     }
     let jobs = prefixes(puzzle, initial_depth)
         .into_iter()
@@ -239,6 +265,7 @@ fn initial_jobs(
             prefix,
             range: None,
             adaptive,
+            beside: false,
         })
         .collect();
     (jobs, None)

@@ -14,6 +14,10 @@ pub(super) struct Job {
     pub(super) range: Option<(i64, i64)>,
     /// Whether this job may be split further (false for `--split none`).
     pub(super) adaptive: bool,
+    /// The whole model solved beside its parts, without a slice, until it
+    /// ends or the parts' projected rest is shorter than it has run
+    /// (policy.rs, `keep_whole`): if it completes, it holds every solution.
+    pub(super) beside: bool,
 }
 
 impl Job {
@@ -52,6 +56,7 @@ pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                     prefix,
                     range: None,
                     adaptive: true,
+                    beside: false,
                 }
             })
             .collect();
@@ -78,6 +83,7 @@ pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                 prefix: job.prefix.clone(),
                 range,
                 adaptive: true,
+                beside: false,
             }
         })
         .collect()
@@ -189,6 +195,7 @@ mod tests {
                 prefix: vec![],
                 range: None,
                 adaptive: true,
+                beside: false,
             };
             let mut all = extensions(&puzzle, &[]);
             all.sort_by_key(|p| (p.tile, p.rotation));

@@ -104,6 +104,39 @@ pub(super) fn next(f: &Finished, slots: &mut Slots) -> Next {
     }
 }
 
+/// The parts of a run whose whole model is solved beside them, as the
+/// coordinator sees them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Race {
+    /// Seconds the whole model's solve has run.
+    pub(super) whole_s: f64,
+    /// Parts ended, and their solves' seconds in all.
+    pub(super) parts_done: u64,
+    pub(super) parts_s: f64,
+    /// Parts queued or running.
+    pub(super) parts_left: usize,
+    /// Solves that can run at once, the whole model's among them.
+    pub(super) workers: usize,
+}
+
+/// Whether the whole model's solve keeps its worker: until it has run as
+/// long as the parts left would take on every worker at the mean part's
+/// pace (renting until the rent paid equals the price of buying), so the
+/// run takes at most about twice the better of the two, and about the
+/// better where one is far ahead. Before any part has ended nothing is
+/// known: it keeps running.
+pub(super) fn keep_whole(r: &Race) -> bool {
+    if r.parts_left == 0 {
+        return false;
+    }
+    if r.parts_done == 0 {
+        return true;
+    }
+    let mean = r.parts_s / r.parts_done as f64;
+    let rest = mean * r.parts_left as f64 / r.workers.max(1) as f64;
+    r.whole_s < rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +277,37 @@ mod tests {
         };
         assert_eq!(next(&stopping, &mut slots), Next::Unfinished);
         assert_eq!(slots.get(), 2);
+    }
+
+    #[test]
+    fn the_whole_model_runs_until_the_parts_left_are_shorter() {
+        let race = Race {
+            whole_s: 1.0,
+            parts_done: 10,
+            parts_s: 1.0,
+            parts_left: 100,
+            workers: 2,
+        };
+        // 100 parts of 0.1 s on two workers: 5 s left.
+        assert!(keep_whole(&race));
+        assert!(keep_whole(&Race {
+            whole_s: 4.9,
+            ..race
+        }));
+        assert!(!keep_whole(&Race {
+            whole_s: 5.1,
+            ..race
+        }));
+        // Nothing measured yet: it runs; nothing left: it stops.
+        assert!(keep_whole(&Race {
+            parts_done: 0,
+            parts_s: 0.0,
+            whole_s: 100.0,
+            ..race
+        }));
+        assert!(!keep_whole(&Race {
+            parts_left: 0,
+            ..race
+        }));
     }
 }

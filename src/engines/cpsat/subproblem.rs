@@ -78,6 +78,9 @@ pub(super) struct Shared<'a> {
     /// The slices of split subproblems, learned from their solves.
     pub(super) slices: Mutex<Slices>,
     pub(super) stopping: AtomicBool,
+    /// Stops the whole model's solve beside its parts (policy.rs,
+    /// `keep_whole`).
+    pub(super) whole_stop: AtomicBool,
     pub(super) deadline: Option<Instant>,
 }
 
@@ -139,7 +142,7 @@ impl Shared<'_> {
         match depth {
             // The whole model's first try keeps what one plain solve keeps:
             // within its slice it is that solve.
-            0 if job.adaptive => self.limits.whole_pool,
+            0 if job.adaptive || job.beside => self.limits.whole_pool,
             _ => pool,
         }
     }
@@ -222,7 +225,12 @@ impl Shared<'_> {
         }
         let pending = self.rt.spawn_solve(bytes, params);
         let watch = Watch::new(self.limits.memory_ceiling);
-        let waited = pending.wait(|| self.stopping.load(Ordering::SeqCst), || watch.check());
+        let beside = job.beside;
+        let stop = || {
+            self.stopping.load(Ordering::SeqCst)
+                || (beside && self.whole_stop.load(Ordering::SeqCst))
+        };
+        let waited = pending.wait(stop, || watch.check());
         let mut response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
