@@ -113,7 +113,7 @@ impl Books {
             && !matches!(r.ended, Ended::Skipped)
         {
             race.parts_done += 1;
-            race.parts_s += r.wall_time;
+            race.parts_s += r.took;
         }
         // Split subproblems that ran their course tell their depth's slice
         // how fast solutions come (not the whole model's try).
