@@ -42,7 +42,7 @@ pub(super) struct RaceBooks {
     pub(super) started: Instant,
     /// The whole model's solve has not returned.
     pub(super) running: bool,
-    pub(super) parts_done: u64,
+    pub(super) parts_done: f64,
     pub(super) parts_s: f64,
 }
 
@@ -51,7 +51,7 @@ impl RaceBooks {
         RaceBooks {
             started: Instant::now(),
             running: true,
-            parts_done: 0,
+            parts_done: 0.0,
             parts_s: 0.0,
         }
     }
@@ -112,7 +112,6 @@ impl Books {
         if let Some(race) = &mut self.race
             && !matches!(r.ended, Ended::Skipped)
         {
-            race.parts_done += 1;
             race.parts_s += r.took;
         }
         // Split subproblems that ran their course tell their depth's slice
@@ -249,7 +248,12 @@ impl Books {
             }
             _ => {
                 match next {
-                    Next::Done => self.unit_left(r.job.unit, 0, callback),
+                    Next::Done => {
+                        if let Some(race) = &mut self.race {
+                            race.parts_done += r.job.weight;
+                        }
+                        self.unit_left(r.job.unit, 0, callback)
+                    }
                     Next::PoolFull => {
                         self.incomplete = true;
                         self.stop_reason.get_or_insert(StopReason::PoolFull);

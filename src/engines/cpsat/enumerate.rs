@@ -215,6 +215,7 @@ fn initial_jobs(
             to_run.iter().filter(|&&r| r).count() as u64,
             level.first().map_or(0, |p| p.len()),
         );
+        let weight = 1.0 / level.len().max(1) as f64;
         let jobs = level
             .into_iter()
             .enumerate()
@@ -225,6 +226,7 @@ fn initial_jobs(
                 range: None,
                 adaptive: true,
                 beside: false,
+                weight,
             })
             .collect();
         return (jobs, Some(stats));
@@ -239,6 +241,7 @@ fn initial_jobs(
             range: None,
             adaptive: true,
             beside: false,
+            weight: 1.0,
         };
         return (split_job(puzzle, &whole, limits.range_parts).into(), None);
     }
@@ -249,6 +252,7 @@ fn initial_jobs(
             range: None,
             adaptive: true,
             beside: false,
+            weight: 1.0,
         };
         let parts = split_job(puzzle, &whole, 0);
         let beside = Job {
@@ -258,7 +262,9 @@ fn initial_jobs(
         };
         return (std::iter::once(beside).chain(parts).collect(), None);
     }
-    let jobs = prefixes(puzzle, initial_depth)
+    let prefixes = prefixes(puzzle, initial_depth);
+    let weight = 1.0 / prefixes.len().max(1) as f64;
+    let jobs = prefixes
         .into_iter()
         .map(|prefix| Job {
             unit: 0,
@@ -266,6 +272,7 @@ fn initial_jobs(
             range: None,
             adaptive,
             beside: false,
+            weight,
         })
         .collect();
     (jobs, None)

@@ -18,6 +18,10 @@ pub(super) struct Job {
     /// ends or the parts' projected rest is shorter than it has run
     /// (policy.rs, `keep_whole`): if it completes, it holds every solution.
     pub(super) beside: bool,
+    /// The share of its run's tree it stands for (1: the whole model): its
+    /// parent's shared equally among its parts. What ended parts add up to
+    /// tells how far the parts have come (policy.rs, `keep_whole`).
+    pub(super) weight: f64,
 }
 
 impl Job {
@@ -33,6 +37,15 @@ impl Job {
 /// consistent placements each); a subproblem with a range (or with too few
 /// candidate tiles to cut) into the placements of that cell.
 pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
+    let mut split = split_parts(puzzle, job, parts);
+    let weight = job.weight / split.len().max(1) as f64;
+    for part in &mut split {
+        part.weight = weight;
+    }
+    split
+}
+
+fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
     let placements: Vec<Placement> = extensions(puzzle, &job.prefix)
         .into_iter()
         .filter(|p| job.range.is_none_or(|(lo, hi)| (lo..=hi).contains(&p.tile)))
@@ -57,6 +70,7 @@ pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                     range: None,
                     adaptive: true,
                     beside: false,
+                    weight: job.weight,
                 }
             })
             .collect();
@@ -84,6 +98,7 @@ pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                 range,
                 adaptive: true,
                 beside: false,
+                weight: job.weight,
             }
         })
         .collect()
@@ -196,6 +211,7 @@ mod tests {
                 range: None,
                 adaptive: true,
                 beside: false,
+                weight: 1.0,
             };
             let mut all = extensions(&puzzle, &[]);
             all.sort_by_key(|p| (p.tile, p.rotation));

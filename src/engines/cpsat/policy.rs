@@ -110,8 +110,10 @@ pub(super) fn next(f: &Finished, slots: &mut Slots) -> Next {
 pub(super) struct Race {
     /// Seconds the whole model's solve has run.
     pub(super) whole_s: f64,
-    /// Parts ended, and their solves' seconds in all.
-    pub(super) parts_done: u64,
+    /// The share of the tree the parts have finished (a split part's
+    /// share is finished with its last part), and the seconds all ended
+    /// parts took, split ones included.
+    pub(super) parts_done: f64,
     pub(super) parts_s: f64,
     /// Parts queued or running.
     pub(super) parts_left: usize,
@@ -124,8 +126,8 @@ pub(super) struct Race {
 const RACE_FACTOR: f64 = 2.0;
 
 /// Whether the whole model's solve keeps its worker: until it has run
-/// twice as long as the parts left would take on every worker at the mean
-/// part's pace. On two workers, with W the whole solve and E the parts'
+/// twice as long as the parts left would take on every worker at the pace
+/// the parts have kept (their seconds per share of the tree finished). On two workers, with W the whole solve and E the parts'
 /// seconds in all, it is stopped at k = E/2 (the parts went on beside it):
 /// the run takes W if W <= k, else k + (E - k)/2, at most 1.5 times the
 /// better of W and E/2 (ski rental with the parts' own progress; a factor
@@ -135,11 +137,11 @@ pub(super) fn keep_whole(r: &Race) -> bool {
     if r.parts_left == 0 {
         return false;
     }
-    if r.parts_done == 0 {
+    if r.parts_done <= 0.0 {
         return true;
     }
-    let mean = r.parts_s / r.parts_done as f64;
-    let rest = mean * r.parts_left as f64 / r.workers.max(1) as f64;
+    let left = (1.0 - r.parts_done).max(0.0);
+    let rest = r.parts_s * left / r.parts_done / r.workers.max(1) as f64;
     r.whole_s < RACE_FACTOR * rest
 }
 
@@ -289,24 +291,25 @@ mod tests {
     fn the_whole_model_runs_until_the_parts_left_are_shorter() {
         let race = Race {
             whole_s: 1.0,
-            parts_done: 10,
+            parts_done: 0.1,
             parts_s: 1.0,
             parts_left: 100,
             workers: 2,
         };
-        // 100 parts of 0.1 s on two workers: 5 s left, so 10 s.
+        // A tenth of the tree in 1 s: 9 s left, 4.5 s on two workers,
+        // so the whole model may run 9 s.
         assert!(keep_whole(&race));
         assert!(keep_whole(&Race {
-            whole_s: 9.9,
+            whole_s: 8.9,
             ..race
         }));
         assert!(!keep_whole(&Race {
-            whole_s: 10.1,
+            whole_s: 9.1,
             ..race
         }));
-        // Nothing measured yet: it runs; nothing left: it stops.
+        // Nothing finished yet: it runs; nothing left: it stops.
         assert!(keep_whole(&Race {
-            parts_done: 0,
+            parts_done: 0.0,
             parts_s: 0.0,
             whole_s: 100.0,
             ..race
