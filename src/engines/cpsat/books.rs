@@ -58,6 +58,32 @@ impl RaceBooks {
 }
 
 impl Books {
+    /// The books of a run starting with `queue`.
+    pub(super) fn new(
+        queue: VecDeque<Job>,
+        outstanding: HashMap<usize, usize>,
+        stats: super::kind::Stats,
+        threads: usize,
+        race: bool,
+    ) -> Books {
+        Books {
+            progress: Progress {
+                subproblems_pending: queue.len() as u64,
+                ..Progress::default()
+            },
+            queue,
+            outstanding,
+            stats,
+            stop_reason: None,
+            incomplete: false,
+            invalid: None,
+            in_flight: 0,
+            slots: Slots::new(threads),
+            race: race.then(RaceBooks::new),
+            covered: false,
+        }
+    }
+
     /// Ctrl-C or the deadline: stop every solve.
     pub(super) fn look_at_limits(&mut self, run: &Run, shared: &Shared) {
         if self.stop_reason.is_some() {

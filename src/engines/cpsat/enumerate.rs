@@ -21,10 +21,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::solve::pool::{self, Event, Flow, Given, Shape};
-use crate::solve::{Progress, SolutionCallback, SolveError, SolverRun, Split};
+use crate::solve::{SolutionCallback, SolveError, SolverRun, Split};
 
-use super::books::{Books, RaceBooks};
-use super::ceiling::Slots;
+use super::books::Books;
 use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
 use super::proto::CpModelProto;
 use super::run::{Run, concurrent_solves};
@@ -81,22 +80,7 @@ pub(crate) fn enumerate(
         deadline: run.cancel.deadline(),
     };
     let stats = first_stats(initial_depth, threads, unit_stats);
-    let mut books = Books {
-        progress: Progress {
-            subproblems_pending: queue.len() as u64,
-            ..Progress::default()
-        },
-        queue,
-        outstanding,
-        stats,
-        stop_reason: None,
-        incomplete: false,
-        invalid: None,
-        in_flight: 0,
-        slots: Slots::new(threads),
-        race: race.then(RaceBooks::new),
-        covered: false,
-    };
+    let mut books = Books::new(queue, outstanding, stats, threads, race);
 
     // The coordinator hands the pool's workers as many subproblems as the
     // memory ceiling's slots allow, and closes their queue when none is

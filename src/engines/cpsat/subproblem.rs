@@ -54,6 +54,26 @@ pub(super) struct JobResult {
     pub(super) took: f64,
 }
 
+impl JobResult {
+    /// A job not solved (the run was stopping), with the pool it had.
+    fn skipped(job: Job, pool: usize) -> JobResult {
+        JobResult {
+            job,
+            pool,
+            ended: Ended::Skipped,
+            solutions: vec![],
+            pooled: 0,
+            slice: None,
+            slice_expired: false,
+            at_ceiling: false,
+            branches: 0,
+            conflicts: 0,
+            wall_time: 0.0,
+            took: 0.0,
+        }
+    }
+}
+
 pub(super) struct Shared<'a> {
     pub(super) rt: &'static Runtime,
     /// The model's constraints, encoded once; each subproblem adds its
@@ -178,20 +198,7 @@ impl Shared<'_> {
         let started = Instant::now();
         let depth = job.depth();
         let pool = self.pool_for(&job);
-        let skipped = |job| JobResult {
-            job,
-            pool,
-            ended: Ended::Skipped,
-            solutions: vec![],
-            pooled: 0,
-            slice: None,
-            slice_expired: false,
-            at_ceiling: false,
-            branches: 0,
-            conflicts: 0,
-            wall_time: 0.0,
-            took: 0.0,
-        };
+        let skipped = |job| JobResult::skipped(job, pool);
         let remaining = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
