@@ -219,25 +219,11 @@ fn initial_jobs(
         && puzzle.len() >= limits.eager_cells
         && initial_depth == 0;
     if eager {
-        let whole = Job {
-            unit: 0,
-            prefix: vec![],
-            range: None,
-            adaptive: true,
-            beside: false,
-            weight: 1.0,
-        };
+        let whole = Job::whole();
         return (split_job(puzzle, &whole, limits.range_parts).into(), None);
     }
     if matches!(run.split, Split::Auto) && initial_depth == 0 && threads >= 2 {
-        let whole = Job {
-            unit: 0,
-            prefix: vec![],
-            range: None,
-            adaptive: true,
-            beside: false,
-            weight: 1.0,
-        };
+        let whole = Job::whole();
         let parts = split_job(puzzle, &whole, 0);
         let beside = Job {
             adaptive: false,

@@ -25,6 +25,18 @@ pub(super) struct Job {
 }
 
 impl Job {
+    /// The whole model as one job that may be split.
+    pub(super) fn whole() -> Job {
+        Job {
+            unit: 0,
+            prefix: vec![],
+            range: None,
+            adaptive: true,
+            beside: false,
+            weight: 1.0,
+        }
+    }
+
     /// How deep it is cut: a range part weighs like the cell it cuts, not
     /// like its prefix.
     pub(super) fn depth(&self) -> usize {
@@ -205,14 +217,7 @@ mod tests {
                     self_matching: seed % 2 == 0,
                 },
             );
-            let whole = Job {
-                unit: 0,
-                prefix: vec![],
-                range: None,
-                adaptive: true,
-                beside: false,
-                weight: 1.0,
-            };
+            let whole = Job::whole();
             let mut all = extensions(&puzzle, &[]);
             all.sort_by_key(|p| (p.tile, p.rotation));
             for k in 2..=6 {
