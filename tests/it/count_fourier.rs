@@ -21,12 +21,22 @@ fn exact_only() -> CountOptions {
 #[test]
 fn the_programme_at_roots_of_unity_matches_every_known_count_it_can_reach() {
     // Its work doubles with every distinct tile: the corpus's boards of
-    // up to 16 tiles (all but the 6x6 ones).
+    // up to 16 tiles (all but the 6x6 ones), but for the five 4x4 boards of
+    // 16 distinct tiles, whose 2^14 to 2^16 points take seconds of CPU
+    // each (the unit tests count crazy-sheep's kind of board against the
+    // dynamic programme on generated boards; bench-count runs them all).
+    const LONG: [&str; 5] = [
+        "crazy-sheep.yaml",
+        "danger-puzzle.yaml",
+        "kaleidoscope-lagoon-2001.yaml",
+        "the-ultimate-puzzle-2006.yaml",
+        "warning-puzzle.yaml",
+    ];
     let mut failures = Vec::new();
     let mut counted = 0;
     for e in common::expected().iter().filter(|e| e.raw.is_some()) {
         let p = Puzzle::load(&corpus().join(&e.file)).unwrap();
-        if p.tiles().len() > 16 {
+        if p.tiles().len() > 16 || LONG.contains(&e.file.as_str()) {
             continue;
         }
         let o = CountOptions {
@@ -44,7 +54,7 @@ fn the_programme_at_roots_of_unity_matches_every_known_count_it_can_reach() {
             failures.push(format!("{}: {:?}, expected {want:?}", e.file, r.counts));
         }
     }
-    assert!(counted >= 89, "{counted}");
+    assert!(counted >= 84, "{counted}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -79,15 +89,6 @@ fn a_board_of_too_many_kinds_for_the_roots_of_unity_says_so() {
         .stdout(predicate::str::contains(
             "evaluations (more than 2^48): too many tile kinds",
         ));
-    // Where it counts, the report names it.
-    let out = cmd()
-        .args(["count", "--method", "fourier", "--format", "json"])
-        .arg(corpus().join("crazy-sheep.yaml"))
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_str(&stdout_ok(&out)).unwrap();
-    assert_eq!(v["counts"]["pictures"], 55);
-    assert_eq!(v["agreed_by"], serde_json::json!(["fourier"]));
 }
 
 #[test]
@@ -105,7 +106,7 @@ fn a_checkpoint_of_the_programme_at_roots_of_unity_resumes_and_is_its_own() {
                 "--checkpoint",
             ])
             .arg(&file)
-            .arg(corpus().join("crazy-sheep.yaml"))
+            .arg(corpus().join("der-sternenhimmel.yaml"))
             .output()
             .unwrap()
     };
@@ -121,7 +122,8 @@ fn a_checkpoint_of_the_programme_at_roots_of_unity_resumes_and_is_its_own() {
     // Again: every unit read back, the same counts.
     let second: serde_json::Value = serde_json::from_str(&stdout_ok(&run("fourier"))).unwrap();
     assert_eq!(second["counts"], first["counts"]);
-    assert_eq!(first["counts"]["pictures"], 55);
+    assert_eq!(first["counts"]["pictures"], 28);
+    assert_eq!(first["agreed_by"], serde_json::json!(["fourier"]));
     let note = second["methods"][0]["message"].as_str().unwrap();
     assert!(
         note.starts_with(&format!(
