@@ -294,4 +294,3 @@ fn a_stopped_count_resumes_from_its_checkpoint_to_the_same_number() {
     let third = open();
     assert!(polls(Some(&third)) + 32 <= all);
 }
-
