@@ -115,10 +115,18 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
 fn a_stopped_search_still_writes_what_it_found() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("pictures");
-    // Far too many solutions to finish in a second.
-    let ants = common::corpus().join("the-ant-trails-puzzle.yaml");
+    // A 6x6 board of three motifs: its first solution 82 nodes into the
+    // search (found on any machine within the second), and far too many
+    // solutions to finish in a second (about 78,000 classes a second).
+    let made = dir.path().join("made");
+    cmd()
+        .args(["generate", "--size", "6", "--motifs", "3", "--seed", "1", "--out"])
+        .arg(&made)
+        .assert()
+        .success();
+    let many = made.join("6x6-m3-s1-0001.yaml");
     let out = cmd()
-        .args(["solve", ants.to_str().unwrap(), "--solver", "backtrack"])
+        .args(["solve", many.to_str().unwrap(), "--solver", "backtrack"])
         .args(["--time-limit", "1", "--threads", "1", "--pictures", "2"])
         .arg("--out")
         .arg(&out_dir)
