@@ -120,7 +120,9 @@ fn a_stopped_search_still_writes_what_it_found() {
     // solutions to finish in a second (about 78,000 classes a second).
     let made = dir.path().join("made");
     cmd()
-        .args(["generate", "--size", "6", "--motifs", "3", "--seed", "1", "--out"])
+        .args([
+            "generate", "--size", "6", "--motifs", "3", "--seed", "1", "--out",
+        ])
         .arg(&made)
         .assert()
         .success();
