@@ -24,7 +24,7 @@ use crate::solve::pool::{self, Event, Flow, Given, Shape};
 use crate::solve::{SolutionCallback, SolveError, SolverRun, Split};
 
 use super::books::Books;
-use super::jobs::{Job, estimate, prefixes, split_job, unit_prefixes};
+use super::jobs::{Job, estimate, prefixes, share, split_job, unit_prefixes};
 use super::proto::CpModelProto;
 use super::run::{Run, concurrent_solves};
 use super::slices::Slices;
@@ -199,7 +199,7 @@ fn initial_jobs(
             to_run.iter().filter(|&&r| r).count() as u64,
             level.first().map_or(0, |p| p.len()),
         );
-        let weight = 1.0 / level.len().max(1) as f64;
+        let weight = share(1.0, level.len());
         let jobs = level
             .into_iter()
             .enumerate()
@@ -233,7 +233,7 @@ fn initial_jobs(
         return (std::iter::once(beside).chain(parts).collect(), None);
     }
     let prefixes = prefixes(puzzle, initial_depth);
-    let weight = 1.0 / prefixes.len().max(1) as f64;
+    let weight = share(1.0, prefixes.len());
     let jobs = prefixes
         .into_iter()
         .map(|prefix| Job {

@@ -48,16 +48,8 @@ impl Job {
 /// most `parts` ranges of its next cell's tile (holding about as many
 /// consistent placements each); a subproblem with a range (or with too few
 /// candidate tiles to cut) into the placements of that cell.
+/// Each part's weight is an equal share of the job's.
 pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
-    let mut split = split_parts(puzzle, job, parts);
-    let weight = job.weight / split.len().max(1) as f64;
-    for part in &mut split {
-        part.weight = weight;
-    }
-    split
-}
-
-fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
     let placements: Vec<Placement> = extensions(puzzle, &job.prefix)
         .into_iter()
         .filter(|p| job.range.is_none_or(|(lo, hi)| (lo..=hi).contains(&p.tile)))
@@ -71,6 +63,7 @@ fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
     }
     tiles.sort_unstable();
     if job.range.is_some() || parts < 2 || tiles.len() <= parts {
+        let weight = share(job.weight, placements.len());
         return placements
             .into_iter()
             .map(|p| {
@@ -82,7 +75,7 @@ fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                     range: None,
                     adaptive: true,
                     beside: false,
-                    weight: job.weight,
+                    weight,
                 }
             })
             .collect();
@@ -99,6 +92,7 @@ fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
             ends.push(k);
         }
     }
+    let weight = share(job.weight, ends.len());
     let mut start = 0;
     ends.into_iter()
         .map(|end| {
@@ -110,10 +104,15 @@ fn split_parts(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
                 range,
                 adaptive: true,
                 beside: false,
-                weight: job.weight,
+                weight,
             }
         })
         .collect()
+}
+
+/// One of `parts` equal shares of `weight` (a job's share of the tree).
+pub(super) fn share(weight: f64, parts: usize) -> f64 {
+    weight / parts.max(1) as f64
 }
 
 /// Work units when they must not depend on the thread count: the
@@ -233,7 +232,11 @@ mod tests {
                     let sub = split_job(&puzzle, part, k);
                     assert!(sub.iter().all(|j| j.range.is_none() && j.prefix.len() == 1));
                     assert!(sub.iter().all(|j| (lo..=hi).contains(&j.prefix[0].tile)));
+                    // Its share of the tree, shared equally among its parts.
+                    let shares: f64 = sub.iter().map(|j| j.weight).sum();
+                    assert!((shares - part.weight).abs() < 1e-12, "{shares}");
                 }
+                assert!(parts.iter().all(|p| p.weight == 1.0 / k as f64));
             }
             // Fewer candidate tiles than parts: placements at once.
             let parts = split_job(&puzzle, &whole, 16);

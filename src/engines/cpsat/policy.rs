@@ -127,8 +127,9 @@ const RACE_FACTOR: f64 = 2.0;
 
 /// Whether the whole model's solve keeps its worker: until it has run
 /// twice as long as the parts left would take on every worker at the pace
-/// the parts have kept (their seconds per share of the tree finished). On two workers, with W the whole solve and E the parts'
-/// seconds in all, it is stopped at k = E/2 (the parts went on beside it):
+/// the parts have kept (their seconds per share of the tree finished).
+/// On two workers, with W the whole solve and E the parts' seconds in all,
+/// it is stopped at k = E/2 (the parts went on beside it):
 /// the run takes W if W <= k, else k + (E - k)/2, at most 1.5 times the
 /// better of W and E/2 (ski rental with the parts' own progress; a factor
 /// of 1 would allow 2 times, danger-puzzle's `table` model lost 2.1x so).
