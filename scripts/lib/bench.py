@@ -19,6 +19,8 @@ ETERNITY2 = os.path.join(ROOT, "puzzles", "eternity2")
 BASELINES = os.path.join(ROOT, ".ab")
 # The Python CP-SAT yardsticks (the shared reference folder).
 CP_FORMULATIONS = os.path.join(ROOT, "..", "shared", "reference", "cp_formulations.py")
+# The formulations the Python yardstick has (cp_formulations.py --models).
+YARDSTICK_MODELS = ("table", "edge", "boolean")
 
 
 def venv_python():
