@@ -24,7 +24,9 @@ use thiserror::Error;
 use crate::board::{Placement, Solution, VerifyError};
 pub use crate::cancel::{Cancel, StopToken, Stopped};
 use crate::puzzle::Puzzle;
-use crate::symmetry::{Equivalence, Symmetry, SymmetryError};
+use crate::symmetry::{
+    Equivalence, Symmetry, SymmetryError, labellings_per_picture, picture_turns_reduced,
+};
 
 pub use collector::{Collector, Counts, UnitCounts};
 pub(crate) use collector::{Hooks, Setup};
@@ -89,6 +91,16 @@ pub enum Keep {
 /// comes as soon as the first picture. The one rule both solvers follow.
 pub(crate) fn search_pictures(labellings: Option<u128>) -> bool {
     labellings.is_none_or(|l| l > 4)
+}
+
+/// [`search_pictures`] for the solvers whose picture model also keeps one
+/// turn of each picture where a tile without a twin anchors it (CP-SAT's
+/// and the SAT engine's; [`picture_turns_reduced`]): pictures wherever
+/// that keeps fewer boards than one turn of each class.
+pub(crate) fn search_picture_classes(puzzle: &Puzzle) -> bool {
+    let labellings = labellings_per_picture(puzzle);
+    search_pictures(labellings)
+        || (labellings.is_some_and(|l| l > 1) && picture_turns_reduced(puzzle))
 }
 
 /// Receives every assignment a solver enumerates (row-major placements).

@@ -45,51 +45,128 @@ impl Formulation for Anchor {
         super::needs_turns(puzzle, false)
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        let t_min = puzzle.tiles()[0].id;
-        s.cells()
-            .iter()
-            .enumerate()
-            .all(|(c, p)| p.tile != t_min || self.allows(puzzle, c, p.tile, p.rotation))
+        accepts_on(puzzle, puzzle.tiles()[0].id, s)
     }
     fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
-        let shape = puzzle.shape();
-        if tile != puzzle.tiles()[0].id {
-            return true;
-        }
-        if is_centre(shape, cell) {
-            (rotation as usize) < 4 / shape.group.order()
-        } else {
-            orbit_representative(shape, cell) == cell
-        }
+        tile != puzzle.tiles()[0].id || allowed_at(puzzle.shape(), cell, rotation)
     }
     fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
         // The rule is per cell: `allows` has taken its placements out.
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        let shape = puzzle.shape();
-        let n = puzzle.cols();
-        let t_min = puzzle.tiles()[0].id;
-        let keep = 4 / shape.group.order() as i64;
-        for c in 0..shape.cells() {
-            let (t, r) = model.cells[c];
-            let (i, j) = (c / n + 1, c % n + 1);
-            if is_centre(shape, c) {
-                // The centre of an odd board: only rotation 0 (0 or 1
-                // under the half turn alone).
-                model.constraints.push(Constraint::Table {
-                    name: format!("anchor_center_{i}_{j}"),
-                    vars: vec![t, r],
-                    tuples: Arc::new((keep..4).flat_map(|r| [t_min, r]).collect()),
-                    negated: true,
-                });
-            } else if orbit_representative(shape, c) != c {
-                model.constraints.push(Constraint::Linear {
-                    name: format!("anchor_not_{i}_{j}"),
-                    terms: vec![(t, 1)],
-                    domain: vec![(-BIG, t_min - 1), (t_min + 1, BIG)],
-                    enforce: vec![],
-                });
-            }
+        add_on(puzzle, model, puzzle.tiles()[0].id, "anchor");
+    }
+}
+
+/// The anchor rule on a tile no other tile can stand for: the smallest
+/// tile id of a kind of its own (no identical tile) that, where the board
+/// has a centre, shows four different orientations (period 4). Beside
+/// `tiles` it keeps exactly one labelled board per picture class: `tiles`
+/// keeps one labelled board per picture, the anchor tile stands in the
+/// cell where the picture shows its edges, in the only rotation that
+/// shows them, and the turns of a picture move that cell around its orbit
+/// (or, in the centre, turn the tile through distinct rotations), so
+/// exactly one turn of each picture passes (docs/symmetry.md, "The
+/// picture anchor"). Not a user formulation: the solvers' picture
+/// reduction ([`super::picture_representative`]).
+pub(crate) struct UniqueAnchor {
+    tile: i64,
+}
+
+impl UniqueAnchor {
+    /// The rule on the puzzle's [`unique_tile`], if it has one.
+    pub(crate) fn on(puzzle: &Puzzle) -> Option<UniqueAnchor> {
+        unique_tile(puzzle).map(|tile| UniqueAnchor { tile })
+    }
+}
+
+/// The tile [`UniqueAnchor`] anchors, if the puzzle has one and board
+/// turns to reduce.
+pub(crate) fn unique_tile(puzzle: &Puzzle) -> Option<i64> {
+    let shape = puzzle.shape();
+    if shape.group.order() < 2 {
+        return None;
+    }
+    let centre = (0..shape.cells()).any(|c| is_centre(shape, c));
+    super::tile_kinds(puzzle)
+        .into_iter()
+        .filter(|kind| kind.len() == 1)
+        .map(|kind| kind[0])
+        .filter(|&id| !centre || puzzle.tile(id).is_some_and(|t| super::period(t) == 4))
+        .min()
+}
+
+impl Formulation for UniqueAnchor {
+    fn name(&self) -> &'static str {
+        "unique-anchor"
+    }
+    fn level(&self) -> Level {
+        Level::Board
+    }
+    fn summary(&self) -> &'static str {
+        "the smallest tile without a twin stands only in the first cell of each orbit (centre: rotation 0)"
+    }
+    fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
+        super::needs_turns(puzzle, false)
+    }
+    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
+        accepts_on(puzzle, self.tile, s)
+    }
+    fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
+        tile != self.tile || allowed_at(puzzle.shape(), cell, rotation)
+    }
+    fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
+        // The rule is per cell: `allows` has taken its placements out.
+    }
+    fn add(&self, puzzle: &Puzzle, model: &mut Model) {
+        add_on(puzzle, model, self.tile, "unique_anchor");
+    }
+}
+
+/// Whether every placement of the anchor tile `anchor` in `s` is allowed.
+fn accepts_on(puzzle: &Puzzle, anchor: i64, s: &Solution) -> bool {
+    let shape = puzzle.shape();
+    s.cells()
+        .iter()
+        .enumerate()
+        .all(|(c, p)| p.tile != anchor || allowed_at(shape, c, p.rotation))
+}
+
+/// Whether the anchor tile may stand in cell `cell` with `rotation`: in
+/// the first cell of its orbit, or in the centre in one rotation of each
+/// turn (rotation 0; 0 or 1 under the half turn alone).
+fn allowed_at(shape: Shape, cell: usize, rotation: u8) -> bool {
+    if is_centre(shape, cell) {
+        (rotation as usize) < 4 / shape.group.order()
+    } else {
+        orbit_representative(shape, cell) == cell
+    }
+}
+
+/// The anchor rule on tile `anchor` as constraints named `{prefix}_...`.
+fn add_on(puzzle: &Puzzle, model: &mut Model, anchor: i64, prefix: &str) {
+    let shape = puzzle.shape();
+    let n = puzzle.cols();
+    let keep = 4 / shape.group.order() as i64;
+    for c in 0..shape.cells() {
+        let (t, r) = model.cells[c];
+        let (i, j) = (c / n + 1, c % n + 1);
+        if is_centre(shape, c) {
+            // The centre of an odd board: only rotation 0 (0 or 1 under
+            // the half turn alone).
+            model.constraints.push(Constraint::Table {
+                name: format!("{prefix}_center_{i}_{j}"),
+                vars: vec![t, r],
+                tuples: Arc::new((keep..4).flat_map(|r| [anchor, r]).collect()),
+                negated: true,
+            });
+        } else if orbit_representative(shape, c) != c {
+            model.constraints.push(Constraint::Linear {
+                name: format!("{prefix}_not_{i}_{j}"),
+                terms: vec![(t, 1)],
+                domain: vec![(-BIG, anchor - 1), (anchor + 1, BIG)],
+                enforce: vec![],
+            });
         }
     }
 }

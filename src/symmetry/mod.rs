@@ -17,6 +17,7 @@ mod corner;
 mod lex;
 mod picture_lex;
 mod pictures;
+mod reduction;
 mod tiles;
 
 pub use clauses::Clauses;
@@ -27,12 +28,15 @@ pub(crate) use pictures::{
     tile_kinds, turn_picture,
 };
 pub use pictures::{labellings_per_picture, picture, pictures_are_labels};
+pub(crate) use reduction::{
+    picture_representative, picture_turn_representative, picture_turns_reduced, turn_representative,
+};
 
 use std::fmt;
 
 use thiserror::Error;
 
-use crate::board::{Solution, turned_at};
+use crate::board::{Placement, Solution, turned_at};
 use crate::model::Model;
 use crate::puzzle::{Puzzle, Shape, Turning};
 
@@ -154,6 +158,14 @@ pub trait Formulation: Sync {
     /// engine): the rest of its rule beyond `allows`, whose refused
     /// placements the CNF leaves out.
     fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses);
+    /// Whether `next` may follow the placements `prefix` of the first
+    /// cells in row-major order, as far as those cells can tell: false
+    /// only where no solution starting so satisfies the rule (CP-SAT then
+    /// never makes that subproblem). By default what [`Self::allows`]
+    /// tells of the cell alone.
+    fn allows_after(&self, puzzle: &Puzzle, prefix: &[Placement], next: Placement) -> bool {
+        self.allows(puzzle, prefix.len(), next.tile, next.rotation)
+    }
 }
 
 /// Every formulation, in the order reports list them.
@@ -219,7 +231,25 @@ impl Keeps {
 /// A combination of formulations, e.g. `lex,tiles`; empty is `none`.
 #[derive(Clone, Default)]
 pub struct Symmetry {
-    parts: Vec<&'static dyn Formulation>,
+    parts: Vec<Part>,
+}
+
+/// One formulation of a combination: a named one ([`ALL`]) or one made
+/// for a puzzle (the solvers' reductions, [`reduction`]).
+#[derive(Clone)]
+enum Part {
+    Named(&'static dyn Formulation),
+    Made(std::sync::Arc<dyn Formulation + Send>),
+}
+
+impl std::ops::Deref for Part {
+    type Target = dyn Formulation;
+    fn deref(&self) -> &(dyn Formulation + 'static) {
+        match self {
+            Part::Named(f) => *f,
+            Part::Made(f) => f.as_ref(),
+        }
+    }
 }
 
 impl fmt::Debug for Symmetry {
@@ -246,7 +276,7 @@ impl std::str::FromStr for Symmetry {
         if s.trim() == "none" {
             return Ok(Symmetry::none());
         }
-        let mut parts: Vec<&'static dyn Formulation> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
         for name in s.split(',').map(str::trim) {
             let f =
                 ALL.iter()
@@ -260,7 +290,7 @@ impl std::str::FromStr for Symmetry {
                     name: name.to_string(),
                 });
             }
-            parts.push(*f);
+            parts.push(Part::Named(*f));
         }
         Ok(Symmetry { parts })
     }
@@ -275,8 +305,8 @@ impl Symmetry {
         self.parts.is_empty()
     }
 
-    pub fn parts(&self) -> &[&'static dyn Formulation] {
-        &self.parts
+    pub fn parts(&self) -> impl Iterator<Item = &dyn Formulation> {
+        self.parts.iter().map(|p| &**p)
     }
 
     /// The name as on the command line: `none`, `lex`, `lex,tiles`, ...
@@ -315,6 +345,19 @@ impl Symmetry {
         self.parts
             .iter()
             .all(|p| p.allows(puzzle, cell, tile, rotation))
+    }
+
+    /// Whether every part allows `next` after `prefix`
+    /// ([`Formulation::allows_after`]).
+    pub(crate) fn allows_after(
+        &self,
+        puzzle: &Puzzle,
+        prefix: &[Placement],
+        next: Placement,
+    ) -> bool {
+        self.parts
+            .iter()
+            .all(|p| p.allows_after(puzzle, prefix, next))
     }
 
     /// Write every part's clauses (the SAT engine).
@@ -373,7 +416,9 @@ impl Symmetry {
         }
         let proven = ALL
             .iter()
-            .map(|f| Symmetry { parts: vec![*f] })
+            .map(|f| Symmetry {
+                parts: vec![Part::Named(*f)],
+            })
             .chain(["picture-lex,tiles".parse().expect("known names")])
             .filter(|s| s.keeps(e).is_proven())
             .map(|s| s.name())
@@ -393,32 +438,6 @@ impl Symmetry {
             .into_iter()
             .filter(|&e| self.keeps(e) == Keeps::ExactlyOne)
             .collect()
-    }
-}
-
-/// The formulation the solvers' board-turn reduction uses: `center` on odd
-/// boards, `anchor` on even ones. Both keep exactly one of the four turns of
-/// every solution (docs/symmetry.md), so the solutions kept, each with its
-/// four turns, are all the solutions. Both only take values out of domains,
-/// which CP-SAT's presolve propagates at once: `anchor` measured faster
-/// than `corner` (an order between four tile variables) in every encoding
-/// (docs/model.md).
-/// On a rectangle, `anchor` over the half turn; on a board without turn
-/// symmetry, nothing (`None`).
-pub(crate) fn turn_representative(puzzle: &Puzzle) -> Option<Symmetry> {
-    let f: &'static dyn Formulation = match puzzle.group() {
-        crate::puzzle::Group::Identity => return None,
-        crate::puzzle::Group::Quarter if puzzle.rows() % 2 == 1 => &center::Center,
-        _ => &anchor::Anchor,
-    };
-    Some(Symmetry { parts: vec![f] })
-}
-
-/// The `tiles` formulation alone: exactly one labelled board per picture
-/// (before board turns); [`same_picture`] gives back the others.
-pub(crate) fn picture_representative() -> Symmetry {
-    Symmetry {
-        parts: vec![&tiles::Tiles],
     }
 }
 
@@ -564,6 +583,7 @@ mod tests {
             let kept = all.iter().filter(|t| tiles::Tiles.accepts(&p, t)).count();
             prop_assert_eq!(kept, 1);
         }
+
     }
 
     #[test]

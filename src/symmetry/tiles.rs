@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::clauses::OnPlacements;
 use super::{Clauses, Formulation, Level, identical_classes};
-use crate::board::Solution;
+use crate::board::{Placement, Solution};
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 
@@ -48,6 +48,18 @@ impl Formulation for Tiles {
         puzzle
             .tile(tile)
             .is_none_or(|t| super::distinct_rotation(puzzle, t, rotation))
+    }
+    fn allows_after(&self, puzzle: &Puzzle, prefix: &[Placement], next: Placement) -> bool {
+        // A copy only after the copy before it, which then stands in an
+        // earlier cell: one of the prefix.
+        let before = identical_classes(puzzle).into_iter().find_map(|class| {
+            let k = class.iter().position(|&id| id == next.tile)?;
+            Some((k > 0).then(|| class[k - 1]))
+        });
+        self.allows(puzzle, prefix.len(), next.tile, next.rotation)
+            && before
+                .flatten()
+                .is_none_or(|a| prefix.iter().any(|p| p.tile == a))
     }
     fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
         for class in identical_classes(puzzle) {

@@ -263,7 +263,7 @@ impl Books {
                 // Later splits go straight to placements: on boards with
                 // many solutions (search, not presolve, dominates) range
                 // parts measured costlier than placements (docs/log.md).
-                let parts = split_job(run.puzzle, &r.job, 0);
+                let parts = split_job(run.puzzle, run.searched, &r.job, 0);
                 self.unit_left(r.job.unit, parts.len(), callback);
                 let depth = parts.iter().map(|j| j.prefix.len()).max().unwrap_or(0);
                 let m = self.stats.max_split_depth.as_mut().unwrap();

@@ -220,11 +220,14 @@ fn initial_jobs(
         && initial_depth == 0;
     if eager {
         let whole = Job::whole();
-        return (split_job(puzzle, &whole, limits.range_parts).into(), None);
+        return (
+            split_job(puzzle, run.searched, &whole, limits.range_parts).into(),
+            None,
+        );
     }
     if matches!(run.split, Split::Auto) && initial_depth == 0 && threads >= 2 {
         let whole = Job::whole();
-        let parts = split_job(puzzle, &whole, 0);
+        let parts = split_job(puzzle, run.searched, &whole, 0);
         let beside = Job {
             adaptive: false,
             beside: true,
@@ -232,7 +235,7 @@ fn initial_jobs(
         };
         return (std::iter::once(beside).chain(parts).collect(), None);
     }
-    let prefixes = prefixes(puzzle, initial_depth);
+    let prefixes = prefixes(puzzle, run.searched, initial_depth);
     let weight = share(1.0, prefixes.len());
     let jobs = prefixes
         .into_iter()

@@ -4,6 +4,7 @@
 
 use crate::board::{Placement, extensions};
 use crate::puzzle::Puzzle;
+use crate::symmetry::Symmetry;
 
 #[derive(Clone)]
 pub(super) struct Job {
@@ -49,8 +50,10 @@ impl Job {
 /// consistent placements each); a subproblem with a range (or with too few
 /// candidate tiles to cut) into the placements of that cell.
 /// Each part's weight is an equal share of the job's.
-pub(super) fn split_job(puzzle: &Puzzle, job: &Job, parts: usize) -> Vec<Job> {
-    let placements: Vec<Placement> = extensions(puzzle, &job.prefix)
+/// Placements the model's symmetry breaking `searched` refuses after the
+/// prefix are left out (their subproblems hold no solution).
+pub(super) fn split_job(puzzle: &Puzzle, searched: &Symmetry, job: &Job, parts: usize) -> Vec<Job> {
+    let placements: Vec<Placement> = allowed_extensions(puzzle, searched, &job.prefix)
         .into_iter()
         .filter(|p| job.range.is_none_or(|(lo, hi)| (lo..=hi).contains(&p.tile)))
         .collect();
@@ -123,12 +126,14 @@ pub(crate) const UNITS: usize = 64;
 /// The prefixes of the work units: every consistent assignment of the
 /// first cells, deep enough for [`UNITS`] of them (fewer on a small or
 /// infeasible board).
+/// They do not depend on the symmetry breaking, so that a unit names the
+/// same prefix whatever the run adds.
 pub(super) fn unit_prefixes(puzzle: &Puzzle) -> Vec<Vec<Placement>> {
     let mut level = vec![Vec::new()];
     let mut depth = 0;
     while level.len() < UNITS && depth < puzzle.len() && !level.is_empty() {
         depth += 1;
-        level = deeper(puzzle, level);
+        level = deeper(puzzle, &Symmetry::none(), level);
     }
     level
 }
@@ -150,21 +155,36 @@ pub(super) fn estimate(puzzle: &Puzzle, prefix: &[Placement]) -> u64 {
         .sum()
 }
 
-/// Every consistent assignment of the first `depth` cells (row-major).
-pub(super) fn prefixes(puzzle: &Puzzle, depth: usize) -> Vec<Vec<Placement>> {
-    (0..depth).fold(vec![Vec::new()], |level, _| deeper(puzzle, level))
+/// Every consistent assignment of the first `depth` cells (row-major)
+/// that the model's symmetry breaking `searched` allows.
+pub(super) fn prefixes(puzzle: &Puzzle, searched: &Symmetry, depth: usize) -> Vec<Vec<Placement>> {
+    (0..depth).fold(vec![Vec::new()], |level, _| deeper(puzzle, searched, level))
+}
+
+/// The consistent placements of the cell after `prefix` that `searched`
+/// allows there ([`Symmetry::allows_after`]).
+fn allowed_extensions(
+    puzzle: &Puzzle,
+    searched: &Symmetry,
+    prefix: &[Placement],
+) -> Vec<Placement> {
+    let mut out = extensions(puzzle, prefix);
+    out.retain(|&p| searched.allows_after(puzzle, prefix, p));
+    out
 }
 
 /// Each prefix extended by one cell in every consistent way.
-fn deeper(puzzle: &Puzzle, level: Vec<Vec<Placement>>) -> Vec<Vec<Placement>> {
+fn deeper(puzzle: &Puzzle, searched: &Symmetry, level: Vec<Vec<Placement>>) -> Vec<Vec<Placement>> {
     level
         .into_iter()
         .flat_map(|prefix: Vec<Placement>| {
-            extensions(puzzle, &prefix).into_iter().map(move |p| {
-                let mut next = prefix.clone();
-                next.push(p);
-                next
-            })
+            allowed_extensions(puzzle, searched, &prefix)
+                .into_iter()
+                .map(move |p| {
+                    let mut next = prefix.clone();
+                    next.push(p);
+                    next
+                })
         })
         .collect()
 }
@@ -220,7 +240,7 @@ mod tests {
             let mut all = extensions(&puzzle, &[]);
             all.sort_by_key(|p| (p.tile, p.rotation));
             for k in 2..=6 {
-                let parts = split_job(&puzzle, &whole, k);
+                let parts = split_job(&puzzle, &Symmetry::none(), &whole, k);
                 assert_eq!(parts.len(), k, "seed {seed}: {k} parts of 16 tiles");
                 assert_eq!(covered(&puzzle, &whole, &parts), all);
                 // Ranges are disjoint and increasing.
@@ -229,7 +249,7 @@ mod tests {
                 // A range part splits into the placements it holds.
                 for part in &parts {
                     let (lo, hi) = part.range.unwrap();
-                    let sub = split_job(&puzzle, part, k);
+                    let sub = split_job(&puzzle, &Symmetry::none(), part, k);
                     assert!(sub.iter().all(|j| j.range.is_none() && j.prefix.len() == 1));
                     assert!(sub.iter().all(|j| (lo..=hi).contains(&j.prefix[0].tile)));
                     // Its share of the tree, shared equally among its parts.
@@ -239,9 +259,47 @@ mod tests {
                 assert!(parts.iter().all(|p| p.weight == 1.0 / k as f64));
             }
             // Fewer candidate tiles than parts: placements at once.
-            let parts = split_job(&puzzle, &whole, 16);
+            let parts = split_job(&puzzle, &Symmetry::none(), &whole, 16);
             assert_eq!(parts.len(), all.len());
         }
+    }
+
+    /// The prefixes the model's symmetry breaking allows keep the start
+    /// of every board it accepts (here every labelled board of a planted
+    /// solution's picture class, under the picture reduction), and leave
+    /// out some where tiles have twins.
+    #[test]
+    fn symmetry_breaking_prefixes_keep_every_accepted_board() {
+        let mut fewer = 0;
+        for seed in 0..24 {
+            let o = PlantOptions {
+                n: 3,
+                motifs: 2,
+                self_matching: seed % 2 == 0,
+            };
+            let Some((puzzle, s)) =
+                crate::generate::plant_with_duplicates(&mut Rng::new(seed), &o, 3, 100)
+            else {
+                continue;
+            };
+            let searched = crate::symmetry::picture_representative(&puzzle);
+            let boards: Vec<_> = s
+                .turns()
+                .iter()
+                .flat_map(|t| crate::symmetry::same_picture(&puzzle, t))
+                .filter(|b| searched.accepts(&puzzle, b))
+                .collect();
+            assert!(!boards.is_empty(), "seed {seed}");
+            for depth in 1..=3 {
+                let kept = prefixes(&puzzle, &searched, depth);
+                for b in &boards {
+                    assert!(kept.contains(&b.cells()[..depth].to_vec()), "seed {seed}");
+                }
+                fewer +=
+                    usize::from(kept.len() < prefixes(&puzzle, &Symmetry::none(), depth).len());
+            }
+        }
+        assert!(fewer > 0);
     }
 
     #[test]

@@ -36,11 +36,9 @@ use crate::model::{self, BuildError, Choice, Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
 use crate::solve::{
     Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun, Split, Turns,
-    search_pictures,
+    search_picture_classes,
 };
-use crate::symmetry::{
-    Symmetry, labellings_per_picture, picture_representative, turn_representative,
-};
+use crate::symmetry::{Symmetry, picture_representative, turn_representative};
 
 pub use best::{BestModel, Found, Slice};
 pub use constraints::{ConstraintsError, UserConstraints, label as constraints_label};
@@ -119,7 +117,7 @@ impl CpSat {
         let Some(c) = &self.constraints else {
             return Ok(());
         };
-        let (model, _) = model_for(
+        let (model, _, _) = model_for(
             puzzle,
             self.encoding,
             symmetry,
@@ -176,10 +174,11 @@ fn most_reduced(turns: Turns, constrained: bool, pictures: bool) -> Expansion {
 
 /// The model CP-SAT solves for a puzzle: the encoding, the user's symmetry
 /// breaking, and, with no symmetry breaking asked for, a reduction up to
-/// `most` (docs/model.md): one labelled board per picture (`tiles`) when
-/// more than four boards show each picture and the caller can take
-/// pictures ([`takes_pictures`]), else one board turn per class (`center`
-/// or `anchor`). Returns the model and how each solution it finds stands
+/// `most` (docs/model.md): one labelled board per picture (`tiles`), and
+/// one turn of each picture where a tile without a twin anchors it, when
+/// that keeps fewer boards and the caller can take pictures
+/// ([`takes_pictures`]), else one board turn per class (`center` or
+/// `anchor`). Returns the model and how each solution it finds stands
 /// for others.
 pub(crate) fn model_for(
     puzzle: &Puzzle,
@@ -187,21 +186,19 @@ pub(crate) fn model_for(
     symmetry: &Symmetry,
     most: Expansion,
     cancel: &Cancel,
-) -> Result<(Model, Expansion), BuildError> {
+) -> Result<(Model, Expansion, Symmetry), BuildError> {
     let mut m = model::build(encoding.encoding(), puzzle, cancel)?;
-    symmetry.add(puzzle, &mut m);
-    let expansion = if !symmetry.is_none() || most == Expansion::None {
-        Expansion::None
+    let (searched, expansion) = if !symmetry.is_none() || most == Expansion::None {
+        (symmetry.clone(), Expansion::None)
     } else if most == Expansion::Pictures {
-        picture_representative().add(puzzle, &mut m);
-        Expansion::Pictures
+        (picture_representative(puzzle), Expansion::Pictures)
     } else if let Some(rep) = turn_representative(puzzle) {
-        rep.add(puzzle, &mut m);
-        Expansion::Turns
+        (rep, Expansion::Turns)
     } else {
-        Expansion::None
+        (Symmetry::none(), Expansion::None)
     };
-    Ok((m, expansion))
+    searched.add(puzzle, &mut m);
+    Ok((m, expansion, searched))
 }
 
 /// Whether a solve with these options searches picture classes
@@ -213,7 +210,7 @@ fn takes_pictures(puzzle: &Puzzle, options: &SolveOptions) -> bool {
 
 /// [`takes_pictures`] for a solve without work units.
 fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
-    search_pictures(labellings_per_picture(puzzle))
+    search_picture_classes(puzzle)
 }
 
 impl CpSat {
@@ -252,7 +249,7 @@ impl Solver for CpSat {
             self.reduction(every_board_takes_pictures(puzzle)),
             &Cancel::never(),
         );
-        let (m, _) = built.ok()?;
+        let (m, _, _) = built.ok()?;
         let mut size = m.size();
         if let Some(c) = &self.constraints {
             let user = c.append_to(&m.vars, m.constraints.len()).ok()?;
@@ -278,7 +275,7 @@ impl Solver for CpSat {
             self.reduction(takes_pictures(puzzle, options)),
             &cancel.with_ceiling(run_ceiling),
         );
-        let (model, expansion) = match built {
+        let (model, expansion, searched) = match built {
             Ok(m) => m,
             Err(e @ BuildError::TooLarge { .. }) => return Err(e.into()),
             Err(e) => return Ok(self.stopped_while_building(&e)),
@@ -314,6 +311,7 @@ impl Solver for CpSat {
             split: self.split,
             cancel: cancel.clone(),
             expansion,
+            searched: &searched,
             user: user.as_ref(),
         };
         let build_time = start.elapsed().as_secs_f64();
@@ -487,7 +485,7 @@ pub fn model_text(
     symmetry: &Symmetry,
     turns: Turns,
 ) -> Result<String, BuildError> {
-    let (model, _) = model_for(
+    let (model, _, _) = model_for(
         puzzle,
         encoding,
         symmetry,

@@ -116,6 +116,9 @@ pub(crate) struct Run<'a> {
     pub cancel: Cancel,
     /// What each solution the model finds stands for.
     pub expansion: Expansion,
+    /// The symmetry breaking the model carries: subproblems it refuses
+    /// by their fixed cells alone are never made.
+    pub searched: &'a crate::symmetry::Symmetry,
     /// The process's resident size (bytes) when the run started: the
     /// ceiling is counted from it.
     pub memory_start: u64,

@@ -20,9 +20,9 @@ use crate::puzzle::Puzzle;
 use crate::solve::pool::{self, Flow, Given, Shape};
 use crate::solve::{
     Engine, RunStatus, Searched, SolutionCallback, SolveError, SolveOptions, Solver, SolverRun,
-    SolverStats, Stands, StopReason, search_pictures,
+    SolverStats, Stands, StopReason, search_picture_classes,
 };
-use crate::symmetry::{Symmetry, canonical, labellings_per_picture, turn_representative};
+use crate::symmetry::{Symmetry, canonical, picture_turn_representative, turn_representative};
 
 use search::{Effort, Event, Worker};
 
@@ -139,7 +139,7 @@ fn cadical_version() -> String {
 /// Whether the search places identical tiles as kinds (one model per
 /// picture): as the backtracker does, without symmetry breaking or units.
 fn kinds(puzzle: &Puzzle, symmetry: &Symmetry, units: bool) -> bool {
-    symmetry.is_none() && !units && search_pictures(labellings_per_picture(puzzle))
+    symmetry.is_none() && !units && search_picture_classes(puzzle)
 }
 
 /// What the clauses search and what each model stands for: with
@@ -152,7 +152,8 @@ fn kinds(puzzle: &Puzzle, symmetry: &Symmetry, units: bool) -> bool {
 /// pick the canonical turn ([`deliver`]).
 fn reduction(puzzle: &Puzzle, symmetry: &Symmetry, kinds: bool, units: bool) -> (Symmetry, Stands) {
     if kinds {
-        return (symmetry.clone(), Stands::PictureClass);
+        // One turn of each picture where a tile without a twin anchors it.
+        return (picture_turn_representative(puzzle), Stands::PictureClass);
     }
     if !symmetry.is_none() || units {
         return (symmetry.clone(), Stands::Board);
