@@ -265,6 +265,32 @@ fn the_model_command_writes_the_cnf_cadical_reads() {
         .code(2);
 }
 
+/// The DIMACS header says what each model stands for: one board turn of
+/// a class on the seed puzzle, one picture class where twins are placed
+/// as kinds and a tile without a twin anchors the turns.
+#[test]
+fn the_dimacs_header_says_what_a_model_stands_for() {
+    let header = |p: &std::path::Path| {
+        let out = cmd()
+            .args(["model", p.to_str().unwrap(), "--format", "dimacs"])
+            .output()
+            .unwrap();
+        common::stdout_ok(&out)
+            .lines()
+            .take_while(|l| !l.starts_with("c v "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let seed = header(&common::seed());
+    assert!(seed.contains("one board turn of a class"), "{seed}");
+    let twins = header(&common::corpus().join("kaleidoscope-lagoon-2001.yaml"));
+    assert!(
+        twins.contains("c symmetry breaking unique-anchor"),
+        "{twins}"
+    );
+    assert!(twins.contains("each model is one picture class"), "{twins}");
+}
+
 /// The clue puzzles (frames, identical and symmetric pieces, rectangles):
 /// each engine's first solution is verified by the collector, and all
 /// three find one.

@@ -426,9 +426,14 @@ pub(crate) fn dimacs(
             "c each model is one board turn of a class of solutions (the symmetry breaking \
              above: no --symmetry asked for); its turns are the others\n"
         }
-        crate::solve::Stands::PictureClass => {
+        crate::solve::Stands::PictureClass if symmetry.is_none() => {
             "c identical pieces share one variable per cell and rotation (a kind) and show only \
              their distinct rotations: each model is one picture (board turns included)\n"
+        }
+        crate::solve::Stands::PictureClass => {
+            "c identical pieces share one variable per cell and rotation (a kind) and show only \
+             their distinct rotations, and the anchor above keeps one board turn of each picture: \
+             each model is one picture class\n"
         }
     });
     s.push_str("c placement variables: v cell(i,j) tile rotation\n");
