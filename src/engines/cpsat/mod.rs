@@ -298,6 +298,11 @@ impl Solver for CpSat {
         if !self.encoding.encoding().start_in_ranges() || one_thread {
             limits.eager_cells = usize::MAX;
         }
+        // One range part per thread: more parts than solves at a time pay
+        // a presolve each and divide the search no better.
+        if limits.range_parts == run::RANGE_PARTS {
+            limits.range_parts = options.threads.clamp(2, run::RANGE_PARTS);
+        }
         // From here on the ceiling is a resident size: what the process
         // held when this run started plus what the run may add.
         limits.memory_ceiling = run_ceiling;

@@ -71,8 +71,10 @@ pub(crate) const AUTO_DEPTH: usize = 0;
 pub(crate) const WHOLE_POOL: usize = UNSPLIT_POOL;
 /// The first try of the whole model runs this long before it is split.
 pub(crate) const WHOLE_SLICE: Duration = Duration::from_millis(250);
-/// Big boards start cut into this many parts by ranges of the first cell's
-/// tile.
+/// Big boards start cut into at most this many parts by ranges of the
+/// first cell's tile: one per thread up to it (two threads: danger-puzzle
+/// `edge` 0.92 s as two parts against 1.52 s as four, warning-puzzle 1.18
+/// against 1.11; one solve 0.88 and 2.07 s; docs/model.md).
 pub(crate) const RANGE_PARTS: usize = 4;
 /// Boards of at least this many cells start cut into range parts instead
 /// of trying the whole model first, when there is more than one thread to
