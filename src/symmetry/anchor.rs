@@ -14,7 +14,22 @@ use crate::board::Solution;
 use crate::model::{BIG, Constraint, Model};
 use crate::puzzle::{Puzzle, Shape};
 
-pub(crate) struct Anchor;
+/// The anchor rule on one tile: the smallest tile id (`on: None`, the
+/// `anchor` formulation, [`ANCHOR`]) or a tile chosen for the puzzle (the
+/// solvers' picture reduction, [`Anchor::unique`]).
+pub(crate) struct Anchor {
+    on: Option<i64>,
+}
+
+/// The `anchor` formulation: the smallest tile id.
+pub(crate) static ANCHOR: Anchor = Anchor { on: None };
+
+impl Anchor {
+    /// The tile the rule anchors.
+    fn tile(&self, puzzle: &Puzzle) -> i64 {
+        self.on.unwrap_or(puzzle.tiles()[0].id)
+    }
+}
 
 /// The chosen cell of each cell's orbit: the smallest row-major index.
 pub(crate) fn orbit_representative(shape: Shape, c: usize) -> usize {
@@ -33,28 +48,43 @@ fn is_centre(shape: Shape, c: usize) -> bool {
 
 impl Formulation for Anchor {
     fn name(&self) -> &'static str {
-        "anchor"
+        match self.on {
+            None => "anchor",
+            Some(_) => "unique-anchor",
+        }
     }
     fn level(&self) -> Level {
         Level::Board
     }
     fn summary(&self) -> &'static str {
-        "the smallest tile id stands only in the first cell of each orbit (centre: rotation 0)"
+        match self.on {
+            None => {
+                "the smallest tile id stands only in the first cell of each orbit (centre: rotation 0)"
+            }
+            Some(_) => {
+                "the smallest tile without a twin stands only in the first cell of each orbit (centre: rotation 0)"
+            }
+        }
     }
     fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
         super::needs_turns(puzzle, false)
     }
     fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        accepts_on(puzzle, puzzle.tiles()[0].id, s)
+        let (anchor, shape) = (self.tile(puzzle), puzzle.shape());
+        s.cells()
+            .iter()
+            .enumerate()
+            .all(|(c, p)| p.tile != anchor || allowed_at(shape, c, p.rotation))
     }
     fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
-        tile != puzzle.tiles()[0].id || allowed_at(puzzle.shape(), cell, rotation)
+        tile != self.tile(puzzle) || allowed_at(puzzle.shape(), cell, rotation)
     }
     fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
         // The rule is per cell: `allows` has taken its placements out.
     }
     fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        add_on(puzzle, model, puzzle.tiles()[0].id, "anchor");
+        let prefix = self.name().replace('-', "_");
+        add_on(puzzle, model, self.tile(puzzle), &prefix);
     }
 }
 
@@ -69,18 +99,14 @@ impl Formulation for Anchor {
 /// exactly one turn of each picture passes (docs/symmetry.md, "The
 /// picture anchor"). Not a user formulation: the solvers' picture
 /// reduction ([`super::picture_representative`]).
-pub(crate) struct UniqueAnchor {
-    tile: i64,
-}
-
-impl UniqueAnchor {
+impl Anchor {
     /// The rule on the puzzle's [`unique_tile`], if it has one.
-    pub(crate) fn on(puzzle: &Puzzle) -> Option<UniqueAnchor> {
-        unique_tile(puzzle).map(|tile| UniqueAnchor { tile })
+    pub(crate) fn unique(puzzle: &Puzzle) -> Option<Anchor> {
+        unique_tile(puzzle).map(|tile| Anchor { on: Some(tile) })
     }
 }
 
-/// The tile [`UniqueAnchor`] anchors, if the puzzle has one and board
+/// The tile [`Anchor::unique`] anchors, if the puzzle has one and board
 /// turns to reduce.
 pub(crate) fn unique_tile(puzzle: &Puzzle) -> Option<i64> {
     let shape = puzzle.shape();
@@ -94,42 +120,6 @@ pub(crate) fn unique_tile(puzzle: &Puzzle) -> Option<i64> {
         .map(|kind| kind[0])
         .filter(|&id| !centre || puzzle.tile(id).is_some_and(|t| super::period(t) == 4))
         .min()
-}
-
-impl Formulation for UniqueAnchor {
-    fn name(&self) -> &'static str {
-        "unique-anchor"
-    }
-    fn level(&self) -> Level {
-        Level::Board
-    }
-    fn summary(&self) -> &'static str {
-        "the smallest tile without a twin stands only in the first cell of each orbit (centre: rotation 0)"
-    }
-    fn precondition(&self, puzzle: &Puzzle) -> Result<(), String> {
-        super::needs_turns(puzzle, false)
-    }
-    fn accepts(&self, puzzle: &Puzzle, s: &Solution) -> bool {
-        accepts_on(puzzle, self.tile, s)
-    }
-    fn allows(&self, puzzle: &Puzzle, cell: usize, tile: i64, rotation: u8) -> bool {
-        tile != self.tile || allowed_at(puzzle.shape(), cell, rotation)
-    }
-    fn clauses(&self, _puzzle: &Puzzle, _out: &mut dyn Clauses) {
-        // The rule is per cell: `allows` has taken its placements out.
-    }
-    fn add(&self, puzzle: &Puzzle, model: &mut Model) {
-        add_on(puzzle, model, self.tile, "unique_anchor");
-    }
-}
-
-/// Whether every placement of the anchor tile `anchor` in `s` is allowed.
-fn accepts_on(puzzle: &Puzzle, anchor: i64, s: &Solution) -> bool {
-    let shape = puzzle.shape();
-    s.cells()
-        .iter()
-        .enumerate()
-        .all(|(c, p)| p.tile != anchor || allowed_at(shape, c, p.rotation))
 }
 
 /// Whether the anchor tile may stand in cell `cell` with `rotation`: in

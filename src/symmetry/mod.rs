@@ -24,8 +24,8 @@ pub use clauses::Clauses;
 #[cfg(test)]
 pub(crate) use pictures::same_picture;
 pub(crate) use pictures::{
-    Realizer, distinct_rotation, each_same_picture, identical_classes, period, picture_canonical,
-    tile_kinds, turn_picture,
+    Realizer, distinct_rotation, each_same_picture, identical_classes, kind_key, period,
+    picture_canonical, tile_kinds, turn_picture,
 };
 pub use pictures::{labellings_per_picture, picture, pictures_are_labels};
 pub(crate) use reduction::{
@@ -173,7 +173,7 @@ pub static ALL: &[&dyn Formulation] = &[
     &center::Center,
     &corner::Corner,
     &lex::Lex,
-    &anchor::Anchor,
+    &anchor::ANCHOR,
     &picture_lex::PictureLex,
     &tiles::Tiles,
 ];

@@ -272,21 +272,27 @@ pub(crate) fn period(t: &Tile) -> u8 {
 pub(crate) fn tile_kinds(puzzle: &Puzzle) -> Vec<Vec<i64>> {
     let mut by_key: BTreeMap<([Edge; 4], i64), Vec<i64>> = BTreeMap::new();
     for t in puzzle.tiles() {
-        let key = puzzle
-            .rotations()
-            .map(|r| std::array::from_fn(|e| t.edge(r, e)))
-            .min()
-            .expect("rotation 0");
-        let fixed = if puzzle.hints().iter().any(|h| h.tile == t.id) {
-            t.id
-        } else {
-            i64::MIN
-        };
-        by_key.entry((key, fixed)).or_default().push(t.id);
+        by_key.entry(kind_key(puzzle, t)).or_default().push(t.id);
     }
     let mut out: Vec<Vec<i64>> = by_key.into_values().collect();
     out.sort();
     out
+}
+
+/// What tiles of one kind share ([`tile_kinds`]): their edges in their
+/// smallest allowed rotation, and a fixed piece's own id.
+pub(crate) fn kind_key(puzzle: &Puzzle, t: &Tile) -> ([Edge; 4], i64) {
+    let edges = puzzle
+        .rotations()
+        .map(|r| std::array::from_fn(|e| t.edge(r, e)))
+        .min()
+        .expect("rotation 0");
+    let fixed = if puzzle.hints().iter().any(|h| h.tile == t.id) {
+        t.id
+    } else {
+        i64::MIN
+    };
+    (edges, fixed)
 }
 
 /// Classes of identical tiles (same edges up to rotation) with two or more

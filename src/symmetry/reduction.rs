@@ -22,7 +22,7 @@ pub(crate) fn turn_representative(puzzle: &Puzzle) -> Option<Symmetry> {
     let f: &'static dyn Formulation = match puzzle.group() {
         crate::puzzle::Group::Identity => return None,
         crate::puzzle::Group::Quarter if puzzle.rows() % 2 == 1 => &center::Center,
-        _ => &anchor::Anchor,
+        _ => &anchor::ANCHOR,
     };
     Some(Symmetry {
         parts: vec![Part::Named(f)],
@@ -43,7 +43,7 @@ pub(crate) fn picture_representative(puzzle: &Puzzle) -> Symmetry {
 /// places tile kinds (one board per picture already): nothing where no
 /// tile lacks a twin.
 pub(crate) fn picture_turn_representative(puzzle: &Puzzle) -> Symmetry {
-    let parts = anchor::UniqueAnchor::on(puzzle)
+    let parts = anchor::Anchor::unique(puzzle)
         .map(|a| Part::Made(Arc::new(a)))
         .into_iter()
         .collect();

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::clauses::OnPlacements;
-use super::{Clauses, Formulation, Level, identical_classes};
+use super::{Clauses, Formulation, Level, identical_classes, kind_key};
 use crate::board::{Placement, Solution};
 use crate::model::{Constraint, Lit, Model};
 use crate::puzzle::Puzzle;
@@ -50,16 +50,22 @@ impl Formulation for Tiles {
             .is_none_or(|t| super::distinct_rotation(puzzle, t, rotation))
     }
     fn allows_after(&self, puzzle: &Puzzle, prefix: &[Placement], next: Placement) -> bool {
-        // A copy only after the copy before it, which then stands in an
-        // earlier cell: one of the prefix.
-        let before = identical_classes(puzzle).into_iter().find_map(|class| {
-            let k = class.iter().position(|&id| id == next.tile)?;
-            Some((k > 0).then(|| class[k - 1]))
-        });
+        // A copy only after the copy before it (the largest smaller id of
+        // its kind), which then stands in an earlier cell: one of the
+        // prefix. Found by one pass over the tiles: this runs per
+        // candidate placement.
+        let Some(t) = puzzle.tile(next.tile) else {
+            return true;
+        };
+        let key = kind_key(puzzle, t);
+        let before = puzzle
+            .tiles()
+            .iter()
+            .filter(|u| u.id < t.id && kind_key(puzzle, u) == key)
+            .map(|u| u.id)
+            .max();
         self.allows(puzzle, prefix.len(), next.tile, next.rotation)
-            && before
-                .flatten()
-                .is_none_or(|a| prefix.iter().any(|p| p.tile == a))
+            && before.is_none_or(|a| prefix.iter().any(|p| p.tile == a))
     }
     fn clauses(&self, puzzle: &Puzzle, out: &mut dyn Clauses) {
         for class in identical_classes(puzzle) {

@@ -202,15 +202,10 @@ pub(crate) fn model_for(
 }
 
 /// Whether a solve with these options searches picture classes
-/// ([`search_pictures`]): not when it is cut into work units (whose counts
+/// ([`search_picture_classes`]): not when it is cut into work units (whose counts
 /// must add up over labelled boards).
 fn takes_pictures(puzzle: &Puzzle, options: &SolveOptions) -> bool {
-    options.units.is_none() && every_board_takes_pictures(puzzle)
-}
-
-/// [`takes_pictures`] for a solve without work units.
-fn every_board_takes_pictures(puzzle: &Puzzle) -> bool {
-    search_picture_classes(puzzle)
+    options.units.is_none() && search_picture_classes(puzzle)
 }
 
 impl CpSat {
@@ -246,7 +241,7 @@ impl Solver for CpSat {
             puzzle,
             self.encoding,
             symmetry,
-            self.reduction(every_board_takes_pictures(puzzle)),
+            self.reduction(search_picture_classes(puzzle)),
             &Cancel::never(),
         );
         let (m, _, _) = built.ok()?;
@@ -494,7 +489,7 @@ pub fn model_text(
         puzzle,
         encoding,
         symmetry,
-        most_reduced(turns, false, every_board_takes_pictures(puzzle)),
+        most_reduced(turns, false, search_picture_classes(puzzle)),
         &Cancel::never(),
     )?;
     Ok(text::cp_model(&to_proto(&model, puzzle.name())))
