@@ -173,6 +173,8 @@ pub(crate) struct SatParameters {
     pub merge_at_most_one_work_limit: Option<f64>,
     #[prost(double, optional, tag = "226")]
     pub probing_deterministic_time_limit: Option<f64>,
+    #[prost(double, optional, tag = "274")]
+    pub inprocessing_probing_dtime: Option<f64>,
     #[prost(double, optional, tag = "36")]
     pub max_time_in_seconds: Option<f64>,
     #[prost(double, optional, tag = "67")]

@@ -71,6 +71,16 @@ pub(crate) const AUTO_DEPTH: usize = 0;
 pub(crate) const WHOLE_POOL: usize = UNSPLIT_POOL;
 /// The first try of the whole model runs this long before it is split.
 pub(crate) const WHOLE_SLICE: Duration = Duration::from_millis(250);
+/// The probing budget (deterministic time per pass, in the presolve and in
+/// the search) of a solve of the whole model (`--split none`, the first try
+/// of `--split auto`, the solve beside its parts): ten times CP-SAT's
+/// default. Probing with a placement fixed is what ends most corpus
+/// subproblems in their presolve; given time, the whole model's probing
+/// does the same once (one thread, `table`: danger-puzzle 5.2 s to 2.6 s,
+/// crazy-sheep 10.2 to 3.5, the-ultimate-puzzle-2006 55 to 17; `edge`
+/// and `boolean` the same or faster; docs/benchmarks.md). Split parts keep
+/// the default: they end in their first probing pass.
+pub(crate) const WHOLE_PROBING: Duration = Duration::from_secs(10);
 /// Big boards start cut into at most this many parts by ranges of the
 /// first cell's tile: one per thread up to it (two threads: danger-puzzle
 /// `edge` 0.92 s as two parts against 1.52 s as four, warning-puzzle 1.18
@@ -173,6 +183,9 @@ pub struct Limits {
     pub whole_slice: Duration,
     /// Parts a big board starts cut into, by ranges of the first cell's tile.
     pub range_parts: usize,
+    /// The probing budget of the whole model's solve ([`WHOLE_PROBING`]);
+    /// `None`: CP-SAT's default.
+    pub whole_probing: Option<Duration>,
     /// Whether a whole model's try whose slice ends in its presolve is
     /// tried again with twice the slice rather than split (policy.rs).
     pub lengthen_whole: bool,
@@ -194,6 +207,7 @@ impl Default for Limits {
             auto_depth: AUTO_DEPTH,
             whole_pool: WHOLE_POOL,
             whole_slice: WHOLE_SLICE,
+            whole_probing: Some(WHOLE_PROBING),
             range_parts: RANGE_PARTS,
             lengthen_whole: false,
             eager_cells: EAGER_CELLS,

@@ -113,16 +113,32 @@ pub(super) struct Shared<'a> {
 /// its slice.
 const DEADLINE_NEAR: Duration = Duration::from_millis(50);
 
+/// How much a solve probes (CP-SAT's probing: each literal tried, what it
+/// implies kept).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Probing {
+    /// CP-SAT's defaults.
+    Default,
+    /// None where solutions are plentiful: the search finds them sooner.
+    Off,
+    /// This long (deterministic time) per probing pass, in the presolve and
+    /// in the search: the whole model's solve ([`Limits::whole_probing`]).
+    Long(Duration),
+}
+
 /// The parameters of one subproblem's solve: one worker, every solution
 /// into a pool of `pool`, the run's time left as wall time and the slice
-/// as deterministic time; no probing where solutions are plentiful
-/// (`rich`).
+/// as deterministic time, probing as `probing` says.
 fn params(
     pool: usize,
     remaining: Option<Duration>,
     slice: Option<Duration>,
-    rich: bool,
+    probing: Probing,
 ) -> SatParameters {
+    let long = match probing {
+        Probing::Long(d) => Some(d.as_secs_f64()),
+        Probing::Default | Probing::Off => None,
+    };
     SatParameters {
         num_workers: Some(1),
         enumerate_all_solutions: Some(true),
@@ -134,7 +150,9 @@ fn params(
         // Ctrl-C belongs to scramble: it stops the enumeration between
         // and inside subproblems (through SolveCpStopSearch).
         catch_sigint_signal: Some(false),
-        cp_model_probing_level: rich.then_some(0),
+        cp_model_probing_level: (probing == Probing::Off).then_some(0),
+        probing_deterministic_time_limit: long,
+        inprocessing_probing_dtime: long,
         ..Default::default()
     }
 }
@@ -231,8 +249,12 @@ impl Shared<'_> {
         }
         let mut bytes = m.encode_to_vec();
         bytes.extend_from_slice(&self.constraints);
-        let rich = depth > 0 && self.slices.lock().unwrap().rich(depth);
-        let params = params(pool, remaining, slice, rich);
+        let probing = match self.limits.whole_probing {
+            Some(d) if job.prefix.is_empty() && job.range.is_none() => Probing::Long(d),
+            _ if depth > 0 && self.slices.lock().unwrap().rich(depth) => Probing::Off,
+            _ => Probing::Default,
+        };
+        let params = params(pool, remaining, slice, probing);
         if self.stopping.load(Ordering::SeqCst) {
             return skipped(job);
         }
