@@ -52,13 +52,14 @@ impl Encoding for Table {
     fn start_in_ranges(&self) -> bool {
         false
     }
-    /// Its whole model, probed long enough, ends in its presolve or soon
-    /// after on every corpus puzzle (at most 45 units, the-ultimate-puzzle-2006),
-    /// and its parts each pay a presolve of the whole model's tables
-    /// again: 144 parts of danger-puzzle take 20 s where the whole model
-    /// takes 2.6 s. So the whole model gets about as long as the parts of
-    /// the longest corpus puzzle take together (38 units) and more
-    /// (docs/benchmarks.md, "Splitting CP-SAT's enumeration").
+    /// Its whole model, probed long (the CP-SAT engine's whole-model
+    /// probing), ends in its presolve or soon after on every corpus
+    /// puzzle, the-ultimate-puzzle-2006 the longest at about 45 units,
+    /// while its parts each pay a presolve of all of the model's tables
+    /// again (danger-puzzle: 2.6 s whole, 20 s as 144 parts). So the whole
+    /// model's try lasts longer than the parts of the corpus's hardest
+    /// puzzle take together, about 38 units (docs/benchmarks.md,
+    /// "Splitting CP-SAT's enumeration").
     fn whole_model_slice(&self) -> Duration {
         Duration::from_secs(50)
     }

@@ -126,6 +126,18 @@ enum Probing {
     Long(Duration),
 }
 
+impl Probing {
+    /// A solve of the whole model (no cell fixed, no range) probes for
+    /// `whole_probing`; a part where solutions are plentiful does not probe.
+    fn for_job(whole_probing: Option<Duration>, whole: bool, rich: bool) -> Self {
+        match whole_probing {
+            Some(d) if whole => Probing::Long(d),
+            _ if rich => Probing::Off,
+            _ => Probing::Default,
+        }
+    }
+}
+
 /// The parameters of one subproblem's solve: one worker, every solution
 /// into a pool of `pool`, the run's time left as wall time and the slice
 /// as deterministic time, probing as `probing` says.
@@ -249,11 +261,9 @@ impl Shared<'_> {
         }
         let mut bytes = m.encode_to_vec();
         bytes.extend_from_slice(&self.constraints);
-        let probing = match self.limits.whole_probing {
-            Some(d) if job.prefix.is_empty() && job.range.is_none() => Probing::Long(d),
-            _ if depth > 0 && self.slices.lock().unwrap().rich(depth) => Probing::Off,
-            _ => Probing::Default,
-        };
+        let whole = job.prefix.is_empty() && job.range.is_none();
+        let rich = depth > 0 && self.slices.lock().unwrap().rich(depth);
+        let probing = Probing::for_job(self.limits.whole_probing, whole, rich);
         let params = params(pool, remaining, slice, probing);
         if self.stopping.load(Ordering::SeqCst) {
             return skipped(job);
@@ -326,5 +336,39 @@ impl Shared<'_> {
             wall_time: response.wall_time,
             took: started.elapsed().as_secs_f64(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_whole_model_probes_long_and_parts_as_their_pools_say() {
+        let long = Some(Duration::from_secs(10));
+        assert_eq!(
+            Probing::for_job(long, true, false),
+            Probing::Long(Duration::from_secs(10))
+        );
+        assert_eq!(Probing::for_job(long, false, false), Probing::Default);
+        assert_eq!(Probing::for_job(long, false, true), Probing::Off);
+        assert_eq!(Probing::for_job(None, true, false), Probing::Default);
+    }
+
+    #[test]
+    fn probing_becomes_cp_sat_s_parameters() {
+        let p = params(64, None, None, Probing::Long(Duration::from_secs(10)));
+        assert_eq!(p.probing_deterministic_time_limit, Some(10.0));
+        assert_eq!(p.inprocessing_probing_dtime, Some(10.0));
+        assert_eq!(p.cp_model_probing_level, None);
+        let p = params(64, None, None, Probing::Off);
+        assert_eq!(p.cp_model_probing_level, Some(0));
+        assert_eq!(p.probing_deterministic_time_limit, None);
+        let p = params(64, None, Some(Duration::from_secs(2)), Probing::Default);
+        assert_eq!(
+            (p.cp_model_probing_level, p.inprocessing_probing_dtime),
+            (None, None)
+        );
+        assert_eq!(p.max_deterministic_time, Some(2.0));
     }
 }
