@@ -261,9 +261,9 @@ impl Shared<'_> {
         }
         let mut bytes = m.encode_to_vec();
         bytes.extend_from_slice(&self.constraints);
-        let whole = job.prefix.is_empty() && job.range.is_none();
+        // Depth 0: no cell fixed, no range, the whole model.
         let rich = depth > 0 && self.slices.lock().unwrap().rich(depth);
-        let probing = Probing::for_job(self.limits.whole_probing, whole, rich);
+        let probing = Probing::for_job(self.limits.whole_probing, depth == 0, rich);
         let params = params(pool, remaining, slice, probing);
         if self.stopping.load(Ordering::SeqCst) {
             return skipped(job);
