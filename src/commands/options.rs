@@ -181,16 +181,17 @@ pub struct RunArgs {
     pub memory: MemoryArgs,
 }
 
-/// `--memory-limit MB`: CP-SAT's memory ceiling (the commands that solve,
-/// and bench).
+/// `--memory-limit MB`: the memory ceiling of CP-SAT and the SAT engine
+/// (the commands that solve, and bench).
 #[derive(Debug, Args)]
 pub struct MemoryArgs {
-    /// CP-SAT only: stop its solves when the run has added MB megabytes to
-    /// the process's resident memory (default: half the memory available
-    /// when the run starts, at least 256, reported as memory_limit_mb;
-    /// what the process held before the run does not count). A solve that searched is then cut
-    /// smaller; one that cannot be ends the run as `memory_limit`
-    /// (docs/model.md, "Memory ceiling").
+    /// CP-SAT and the SAT engine (the backtracker's memory is fixed): stop
+    /// their solves when the run has added MB megabytes to the process's
+    /// resident memory (default: half the memory available when the run
+    /// starts, at least 256, reported as memory_limit_mb; what the process
+    /// held before the run does not count). A CP-SAT solve that searched
+    /// is then cut smaller; one that cannot be, or a SAT run, ends the run
+    /// as `memory_limit` (docs/model.md, "Memory ceiling").
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_MEMORY_MB))]
     pub memory_limit: Option<u64>,
 }
@@ -216,6 +217,7 @@ impl RunArgs {
                 .map(|t| t as usize)
                 .unwrap_or_else(default_threads),
             stop: stop.clone(),
+            memory_limit: self.memory.bytes(),
             ..SolveOptions::default()
         }
     }

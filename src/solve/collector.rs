@@ -109,7 +109,8 @@ pub(crate) struct Setup {
     pub(crate) exact: bool,
     /// Expanding a picture class into its labelled boards (which may be
     /// astronomically many) stops on it, as the search itself does; the
-    /// run is then incomplete.
+    /// run is then incomplete. Its memory ceiling also stops the run
+    /// when what is kept of the solutions passes it.
     pub(crate) cancel: Cancel,
 }
 
@@ -394,6 +395,11 @@ impl SolutionCallback for Collector<'_> {
         }
         if self.first.is_none() && self.raw.count > 0 {
             self.first = Some(self.started.elapsed());
+        }
+        // What is kept (the lists, the sets that catch repeats) grows with
+        // every engine: past the run's ceiling the run stops with it.
+        if self.reported.is_multiple_of(256) && self.cut.is_none() && self.cancel.past_ceiling() {
+            self.cut = Some(StopReason::MemoryLimit);
         }
     }
 

@@ -186,6 +186,12 @@ pub struct SolveOptions {
     /// unit and each finished unit (for checkpoints and shards). The
     /// solver then reports labelled boards or their turns, never pictures.
     pub units: Option<Arc<Units>>,
+    /// What the run may add to its process, in bytes (`--memory-limit`);
+    /// None: half the memory available at its start
+    /// ([`crate::cancel::default_allowance`]). The engines that grow
+    /// (CP-SAT, the SAT engine) take theirs from [`kind::Build`]; this
+    /// one bounds what the run keeps of its solutions, with any engine.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -201,6 +207,7 @@ impl Default for SolveOptions {
             limit: None,
             keep: Keep::All,
             units: None,
+            memory_limit: None,
         }
     }
 }
@@ -243,9 +250,10 @@ pub enum StopReason {
     Limit,
     /// `merge`: some shards are missing or stopped early.
     Shards,
-    /// CP-SAT: building its model, loading it, or a solve that could not
-    /// be cut smaller would pass the memory ceiling
-    /// (src/engines/cpsat/ceiling.rs).
+    /// Building a model or clauses, loading them, a solve that could not
+    /// be cut smaller (CP-SAT, the SAT engine) or the solutions kept (any
+    /// engine) would pass the run's memory ceiling (src/cancel.rs,
+    /// src/engines/cpsat/ceiling.rs).
     MemoryLimit,
 }
 
@@ -268,8 +276,9 @@ impl std::fmt::Display for StopReason {
             StopReason::Limit => "limit of solutions reached",
             StopReason::Shards => "shards missing or incomplete",
             StopReason::MemoryLimit => {
-                "memory ceiling reached: CP-SAT's model, or a solve that cannot be cut \
-                 smaller, would pass it (raise it with --memory-limit MB)"
+                "memory ceiling reached: the solver's model or clauses, a solve that cannot \
+                 be cut smaller, or the solutions kept would pass it (raise it with \
+                 --memory-limit MB)"
             }
         })
     }
@@ -509,12 +518,19 @@ pub(crate) fn run_with<'p>(
         ..options.clone()
     };
     let cancel = options.cancel(now);
+    // Work an earlier run abandoned (a stopped CP-SAT solve still
+    // returning) may hold memory: this run's is counted once it is back
+    // (a stop cuts the wait short; the engine then stops at once).
+    crate::cancel::settle(|| cancel.is_stopped());
+    let allowance = options
+        .memory_limit
+        .unwrap_or_else(crate::cancel::default_allowance);
     let setup = Setup {
         keep: options.keep,
         equivalence: options.equivalence,
         limit: options.limit,
         exact: solver.exact_reports(),
-        cancel: cancel.clone(),
+        cancel: cancel.with_ceiling(crate::cancel::run_ceiling(allowance)),
     };
     let mut collector = Collector::new(puzzle, setup, hooks);
     let start = collector.started();

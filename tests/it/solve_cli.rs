@@ -278,8 +278,9 @@ fn a_memory_limit_below_the_run_stops_cp_sat_with_its_reason() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "INCOMPLETE: memory ceiling reached: CP-SAT's model, or a solve that cannot be \
-             cut smaller, would pass it (raise it with --memory-limit MB)",
+            "INCOMPLETE: memory ceiling reached: the solver's model or clauses, a solve \
+             that cannot be cut smaller, or the solutions kept would pass it (raise it with \
+             --memory-limit MB)",
         ));
     let seed = seed();
     // A ceiling above the run changes nothing.
@@ -287,7 +288,8 @@ fn a_memory_limit_below_the_run_stops_cp_sat_with_its_reason() {
     assert_eq!(code, 0);
     assert_eq!(v["complete"], true);
     assert_eq!(v["raw_count"], 4);
-    // The backtracker does not read it.
+    // The backtracker's search holds a fixed amount: four solutions kept
+    // pass no ceiling.
     let (v, code) = solve_json(&[
         seed.to_str().unwrap(),
         "--solver",
@@ -297,6 +299,40 @@ fn a_memory_limit_below_the_run_stops_cp_sat_with_its_reason() {
     ]);
     assert_eq!(code, 0);
     assert_eq!(v["raw_count"], 4);
+}
+
+#[test]
+fn a_memory_limit_below_the_run_stops_the_sat_engine_and_what_is_kept() {
+    // The SAT engine enumerates 8x8-a for hours, and listing the 4x4 with
+    // one motif (trillions of classes) never ends: the only way these
+    // runs end is the ceiling of 1 MB, on any machine. The SAT engine
+    // passes it with its clauses, the backtracker with the solutions it
+    // keeps to list them.
+    let all = common::e2("8x8-a.txt");
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .args([
+            "generate", "--size", "4", "--motifs", "1", "--seed", "1", "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let identical = dir.path().join("4x4-m1-s1-0001.yaml");
+    let cases = [
+        (all.to_str().unwrap(), &["--solver", "sat", "--all"][..]),
+        (
+            identical.to_str().unwrap(),
+            &["--solver", "backtrack", "--all"][..],
+        ),
+    ];
+    for (puzzle, extra) in cases {
+        let mut args = vec![puzzle, "--memory-limit", "1"];
+        args.extend_from_slice(extra);
+        let (v, code) = solve_json(&args);
+        assert_eq!(code, 1, "{extra:?}");
+        assert_eq!(v["outcome"], "incomplete", "{extra:?}");
+        assert_eq!(v["stopped_by"], "memory_limit", "{extra:?}");
+    }
 }
 
 #[test]

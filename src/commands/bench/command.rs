@@ -362,6 +362,7 @@ pub(crate) fn run(args: &BenchArgs, stop: StopToken) -> Result<u8, CliError> {
             equivalence: args.equivalence,
             allow_unproven: args.unproven.allow_unproven_symmetry,
             stop: stop.clone(),
+            memory_limit: args.memory.bytes(),
             ..SolveOptions::default()
         },
         groups: None,

@@ -3,7 +3,7 @@
 //! The ceiling belongs to the run, not to the process: a run reads the
 //! process's resident memory when it starts, and the ceiling is that much
 //! plus its allowance (half the memory available at the start unless
-//! `--memory-limit` says otherwise, [`default_allowance`]). So a
+//! `--memory-limit` says otherwise, [`crate::cancel::default_allowance`]). So a
 //! solve inside a process that already holds gigabytes (a notebook, a test
 //! binary) gets the same allowance as one from the command line
 //! (docs/model.md, "Memory ceiling", says why this mechanism and not
@@ -29,51 +29,7 @@
 //! solutions (`--limit`, one solve with every worker) have nothing to split
 //! into: a solve stopped at the ceiling ends them as `memory_limit`.
 
-use crate::cancel::{kilobytes, resident_bytes};
-
-/// The allowance where the machine's available memory cannot be read
-/// (not Linux): under 1 GB for a 16x16 board, with room for the solve
-/// being stopped to notice.
-const FALLBACK_ALLOWANCE: u64 = 900_000_000;
-
-/// The least default allowance, however little the machine has free.
-const LEAST_ALLOWANCE: u64 = 256_000_000;
-
-/// The memory (bytes) a run may add to its process before its running
-/// solves are stopped, unless the run asks for another (`--memory-limit`):
-/// half the memory available when it starts (`MemAvailable`), at least
-/// 256 MB. Half, because a CP-SAT solve stopped at the ceiling still grows
-/// while it notices and frees its state, and the machine is shared with
-/// the rest of the process and other programs: on a small machine the run
-/// stops cleanly as `memory_limit` before the kernel kills it, on a large
-/// one it can use most of what is free.
-pub(crate) fn default_allowance() -> u64 {
-    default_for(available_bytes())
-}
-
-/// [`default_allowance`] for a machine with `available` bytes free.
-fn default_for(available: Option<u64>) -> u64 {
-    available.map_or(FALLBACK_ALLOWANCE, |a| (a / 2).max(LEAST_ALLOWANCE))
-}
-
-/// The memory the kernel says is available for new work (`MemAvailable`
-/// of /proc/meminfo), or None where it cannot be read.
-fn available_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    kilobytes(&info, "MemAvailable:")
-}
-
-/// The resident size (bytes) past which a run that starts now and may add
-/// `allowance` is stopped: what the process holds now plus the allowance.
-/// Where resident memory cannot be read, the allowance alone (the ceiling
-/// is then never looked at: [`over`] needs the same reading).
-/// An allowance of 0 gives 0: every look finds the run past it.
-pub(crate) fn for_run(allowance: u64) -> u64 {
-    if allowance == 0 {
-        return 0;
-    }
-    resident_bytes().unwrap_or(0).saturating_add(allowance)
-}
+use crate::cancel::resident_bytes;
 
 /// What CP-SAT holds per byte of the model it is given, once it has
 /// loaded and presolved it (before its search grows): the largest factor
@@ -183,14 +139,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_allowance_is_half_the_available_memory_and_at_least_256_mb() {
-        assert_eq!(default_for(Some(23_000_000_000)), 11_500_000_000);
-        assert_eq!(default_for(Some(300_000_000)), LEAST_ALLOWANCE);
-        assert_eq!(default_for(None), FALLBACK_ALLOWANCE);
-        assert!(default_allowance() >= LEAST_ALLOWANCE);
-    }
-
-    #[test]
     fn resident_memory_is_read_and_grows_with_touched_pages() {
         let read = resident_bytes();
         if cfg!(not(target_os = "linux")) {
@@ -209,21 +157,6 @@ mod tests {
         let watch = Watch::new(1);
         assert!(!watch.passed() && watch.check() && watch.passed());
         drop(std::hint::black_box(block));
-    }
-
-    #[test]
-    fn a_run_s_ceiling_starts_from_what_the_process_holds() {
-        if cfg!(not(target_os = "linux")) {
-            return;
-        }
-        // 64 MB held before the run starts is not the run's: a ceiling of
-        // 32 MB added is not passed by it.
-        let held = std::hint::black_box(vec![1u8; 64 << 20]);
-        let ceiling = for_run(32 << 20);
-        assert!(ceiling >= (64 << 20) + (32 << 20), "{ceiling}");
-        assert!(for_run(u64::MAX) == u64::MAX);
-        assert!(for_run(0) == 0 && over(0));
-        drop(std::hint::black_box(held));
     }
 
     #[test]

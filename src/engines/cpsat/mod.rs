@@ -261,8 +261,17 @@ impl Solver for CpSat {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
-        // The run's memory is counted from what the process holds now.
-        let run_ceiling = ceiling::for_run(self.limits.memory_ceiling);
+        // A solve an earlier run gave up on may still hold its memory: wait
+        // for it (it was asked to stop), within this run's limits, before
+        // this run's memory is counted from what the process holds.
+        if !crate::cancel::settle(|| cancel.is_stopped()) {
+            let e = cancel
+                .check()
+                .err()
+                .map_or(BuildError::TimeLimit, BuildError::from);
+            return Ok(self.stopped_while_building(&e));
+        }
+        let run_ceiling = crate::cancel::run_ceiling(self.limits.memory_ceiling);
         let built = model_for(
             puzzle,
             self.encoding,
@@ -315,15 +324,6 @@ impl Solver for CpSat {
             user: user.as_ref(),
         };
         let build_time = start.elapsed().as_secs_f64();
-        // A solve an earlier run gave up on may still hold its memory: wait
-        // for it (it was asked to stop), within this run's limits.
-        if !pending::settle(|| cancel.is_stopped()) {
-            let e = cancel
-                .check()
-                .err()
-                .map_or(BuildError::TimeLimit, BuildError::from);
-            return Ok(self.stopped_while_building(&e));
-        }
         let mut result = if options.limit.is_some() {
             first::first(&run, callback)?
         } else {

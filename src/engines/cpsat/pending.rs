@@ -4,7 +4,7 @@
 //! given back.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -31,15 +31,15 @@ pub(crate) fn own_limit_margin(time: Duration) -> Duration {
 /// How often a waiting caller looks at its stop condition.
 const POLL: Duration = Duration::from_millis(10);
 
-/// Solves still running (or giving their memory back) whose caller no
-/// longer waits for them. Solves that a caller waits for are not counted:
-/// runs side by side in one process (the Python package, the tests) do
-/// not wait for each other's searches.
-static ABANDONED: AtomicUsize = AtomicUsize::new(0);
+// Solves still running (or giving their memory back) whose caller no
+// longer waits for them are counted in `crate::cancel`'s abandoned work.
+// Solves that a caller waits for are not counted: runs side by side in
+// one process (the Python package, the tests) do not wait for each
+// other's searches.
 
 /// A solve's thread is running (or giving its memory back).
 const RUNNING: u8 = 0;
-/// Its caller stopped waiting while it ran: counted in [`ABANDONED`].
+/// Its caller stopped waiting while it ran: counted as abandoned.
 const LEFT: u8 = 1;
 /// It has returned and given its memory back.
 const DONE: u8 = 2;
@@ -103,23 +103,23 @@ struct Finished(Arc<AtomicU8>);
 impl Drop for Finished {
     fn drop(&mut self) {
         if self.0.swap(DONE, Ordering::SeqCst) == LEFT {
-            ABANDONED.fetch_sub(1, Ordering::SeqCst);
+            crate::cancel::uncount_abandoned();
         }
     }
 }
 
 /// A caller that no longer waits (given up on, or its answer read before
-/// its memory was back) leaves the solve to [`settle`].
+/// its memory was back) leaves the solve to [`crate::cancel::settle`].
 impl Drop for Pending {
     fn drop(&mut self) {
         // Counted first, so that the thread's end never takes away a count
         // not yet made; taken back if the solve was already done.
-        ABANDONED.fetch_add(1, Ordering::SeqCst);
+        crate::cancel::count_abandoned();
         let left = self
             .state
             .compare_exchange(RUNNING, LEFT, Ordering::SeqCst, Ordering::SeqCst);
         if left.is_err() {
-            ABANDONED.fetch_sub(1, Ordering::SeqCst);
+            crate::cancel::uncount_abandoned();
         }
     }
 }
@@ -127,7 +127,7 @@ impl Drop for Pending {
 impl Pending {
     /// Wait for the solve and then for its memory to be given back. Once
     /// `stop()` says so, ask it to stop and wait at most [`GRACE`] more for
-    /// its answer, and not for its memory ([`settle`] waits for that). Once
+    /// its answer, and not for its memory ([`crate::cancel::settle`] waits for that). Once
     /// `yield_now()` says so (the memory ceiling), ask it to stop but wait
     /// however long it takes (its memory is back when it returns), unless
     /// `stop()` says so too.
@@ -166,18 +166,6 @@ impl Pending {
     }
 }
 
-/// Wait until no solve left by its caller is still running (their memory
-/// is back), or `give_up()` says to stop waiting; whether none runs.
-pub(crate) fn settle(give_up: impl Fn() -> bool) -> bool {
-    while ABANDONED.load(Ordering::SeqCst) > 0 {
-        if give_up() {
-            return false;
-        }
-        std::thread::sleep(POLL);
-    }
-    true
-}
-
 impl Runtime {
     /// Start solving the encoded model `m` on a thread of its own, in a
     /// fresh environment.
@@ -202,6 +190,7 @@ impl Runtime {
 mod tests {
     use super::*;
     use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
 
     /// A solve whose answer is ready at once and whose memory is given back
     /// only when `release` says so; `freed` is set then.
@@ -235,7 +224,7 @@ mod tests {
     /// `settle` with a limit: whether no solve left by its caller runs.
     fn settled_within(limit: Duration) -> bool {
         let start = Instant::now();
-        settle(|| start.elapsed() > limit)
+        crate::cancel::settle(|| start.elapsed() > limit)
     }
 
     #[test]

@@ -211,7 +211,7 @@ impl Default for Limits {
             range_parts: RANGE_PARTS,
             lengthen_whole: false,
             eager_cells: EAGER_CELLS,
-            memory_ceiling: ceiling::default_allowance(),
+            memory_ceiling: crate::cancel::default_allowance(),
         }
     }
 }

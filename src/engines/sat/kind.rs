@@ -58,6 +58,10 @@ pub struct Stats {
     pub decisions: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub propagations: Option<u64>,
+    /// What a run could add to its process (`--memory-limit`, or half
+    /// the memory available at its start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_limit_mb: Option<u64>,
 }
 
 impl EngineKind for Kind {
@@ -70,11 +74,11 @@ impl EngineKind for Kind {
         (!args.encodings.is_empty()).then_some("--encoding")
     }
 
-    fn build(args: &SatArgs, _: &Build) -> Result<Vec<Built>, SolveError> {
+    fn build(args: &SatArgs, build: &Build) -> Result<Vec<Built>, SolveError> {
         Ok(args
             .solvers()
             .into_iter()
-            .map(|s| Box::new(s) as Built)
+            .map(|s| Box::new(s.with_memory_limit(build.memory_limit)) as Built)
             .collect())
     }
 
@@ -97,6 +101,7 @@ impl EngineKind for Kind {
             sat_solves: sum(all.iter().map(|s| s.sat_solves)),
             decisions: sum(all.iter().map(|s| s.decisions)),
             propagations: sum(all.iter().map(|s| s.propagations)),
+            memory_limit_mb: max(all.iter().map(|s| s.memory_limit_mb)),
         }
     }
 }

@@ -114,15 +114,31 @@ impl std::str::FromStr for Encoding {
     }
 }
 
-/// The SAT engine and its encoding.
+/// The SAT engine, its encoding and its memory allowance.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sat {
     pub encoding: Encoding,
+    /// What a run may add to its process, in bytes (`--memory-limit`);
+    /// None: half the memory available when it starts
+    /// ([`crate::cancel::default_allowance`]).
+    memory_limit: Option<u64>,
 }
 
 impl Sat {
     pub fn new(encoding: Encoding) -> Sat {
-        Sat { encoding }
+        Sat {
+            encoding,
+            memory_limit: None,
+        }
+    }
+
+    /// The same engine with another memory allowance; `None` keeps the
+    /// default.
+    pub fn with_memory_limit(self, bytes: Option<u64>) -> Sat {
+        Sat {
+            memory_limit: bytes.or(self.memory_limit),
+            ..self
+        }
     }
 }
 
@@ -189,6 +205,39 @@ pub fn dimacs(
     Ok(cnf::dimacs(puzzle, &cnf, encoding, &searched, stands))
 }
 
+impl Sat {
+    /// The run's cancel with its memory ceiling, and the allowance in MB.
+    /// The clauses, CaDiCaL's copy of them and what it learns all grow the
+    /// process: every phase stops at the ceiling.
+    fn watched(&self, cancel: &Cancel) -> (Cancel, Option<u64>) {
+        let allowance = self
+            .memory_limit
+            .unwrap_or_else(crate::cancel::default_allowance);
+        let ceiling = crate::cancel::run_ceiling(allowance);
+        (cancel.with_ceiling(ceiling), Some(allowance / 1_000_000))
+    }
+
+    /// The clauses of `puzzle` searching `searched`, or the run a stop
+    /// while building them ends as.
+    fn clauses(
+        &self,
+        puzzle: &Puzzle,
+        searched: &Symmetry,
+        kinds: bool,
+        cancel: &Cancel,
+    ) -> Result<Result<cnf::Cnf, SolverRun>, SolveError> {
+        match cnf::build(puzzle, self.encoding, searched, kinds, cancel) {
+            Err(SolveError::Model(
+                e @ (BuildError::Interrupted
+                | BuildError::TimeLimit
+                | BuildError::MemoryLimit { .. }),
+            )) => Ok(Err(SolverRun::stopped_while_building(&e))),
+            Err(SolveError::TooLarge(why)) => Err(too_large(puzzle, self.encoding, &why)),
+            built => built.map(Ok),
+        }
+    }
+}
+
 impl Solver for Sat {
     fn engine(&self) -> Engine {
         Engine::named(<kind::Kind as crate::solve::kind::EngineKind>::NAME)
@@ -210,15 +259,19 @@ impl Solver for Sat {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
+        let (watched, memory_limit_mb) = self.watched(cancel);
+        let cancel = &watched;
         let kinds = kinds(puzzle, &options.symmetry, options.units.is_some());
         let (searched, stands) =
             reduction(puzzle, &options.symmetry, kinds, options.units.is_some());
-        let cnf = match cnf::build(puzzle, self.encoding, &searched, kinds, cancel) {
-            Err(SolveError::Model(e @ (BuildError::Interrupted | BuildError::TimeLimit))) => {
-                return Ok(SolverRun::stopped_while_building(&e));
+        let cnf = match self.clauses(puzzle, &searched, kinds, cancel)? {
+            Ok(cnf) => cnf,
+            Err(mut stopped) => {
+                stopped
+                    .stats
+                    .update(|s: &mut kind::Stats| s.memory_limit_mb = memory_limit_mb);
+                return Ok(stopped);
             }
-            Err(SolveError::TooLarge(why)) => return Err(too_large(puzzle, self.encoding, &why)),
-            built => built?,
         };
         let threads = options.threads.max(1);
         let (units, run) = units(&cnf, options);
@@ -305,6 +358,7 @@ impl Solver for Sat {
                 sat_solves: Some(effort.iter().map(|e| e.solves).sum()),
                 variables: Some(cnf.vars as u64),
                 clauses: Some(cnf.clauses as u64),
+                memory_limit_mb,
                 units: crate::solve::kind::UnitStats {
                     units: options.units.as_ref().map(|_| units.len() as u64),
                     units_run: options.units.as_ref().map(|_| units_run as u64),
