@@ -143,6 +143,15 @@ pub trait Encoding: Sync {
     fn start_in_ranges(&self) -> bool {
         true
     }
+    /// Whether CP-SAT enumerates the whole model's solutions faster with
+    /// its SAT inprocessing (clause vivification, probing and cleanup
+    /// between restarts) than without. Without, by default: on the literal
+    /// and edge encodings an enumeration's search spends most of its time
+    /// there (crazy-sheep's `boolean` model 1.7 s with it, 0.9 s without;
+    /// docs/benchmarks.md). Subproblems, smaller, never run it.
+    fn enumerates_with_inprocessing(&self) -> bool {
+        false
+    }
 }
 
 /// The name of the default [`Choice`], for the command line's defaults.

@@ -299,6 +299,7 @@ impl Solver for CpSat {
         // model first.
         let one_thread = options.threads <= 1 && limits.eager_cells == run::EAGER_CELLS;
         limits.lengthen_whole = self.encoding.encoding().start_in_ranges();
+        limits.inprocessing = self.encoding.encoding().enumerates_with_inprocessing();
         if !self.encoding.encoding().start_in_ranges() || one_thread {
             limits.eager_cells = usize::MAX;
         }

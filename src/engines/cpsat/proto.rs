@@ -175,6 +175,8 @@ pub(crate) struct SatParameters {
     pub probing_deterministic_time_limit: Option<f64>,
     #[prost(double, optional, tag = "274")]
     pub inprocessing_probing_dtime: Option<f64>,
+    #[prost(bool, optional, tag = "163")]
+    pub use_sat_inprocessing: Option<bool>,
     #[prost(double, optional, tag = "36")]
     pub max_time_in_seconds: Option<f64>,
     #[prost(double, optional, tag = "67")]

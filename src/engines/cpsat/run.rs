@@ -192,6 +192,11 @@ pub struct Limits {
     /// Boards of at least this many cells start cut into range parts
     /// (`--split auto` only).
     pub eager_cells: usize,
+    /// Whether the whole model's solve runs CP-SAT's SAT inprocessing
+    /// (its default), for the encodings that search faster with it
+    /// ([`crate::model::Encoding::enumerates_with_inprocessing`]); the
+    /// parts never do.
+    pub inprocessing: bool,
     /// Memory (bytes) the run may add to its process before running solves
     /// are stopped (src/engines/cpsat/ceiling.rs); the solver turns it into a
     /// resident size when the run starts. 0: the run is always past it.
@@ -211,6 +216,7 @@ impl Default for Limits {
             range_parts: RANGE_PARTS,
             lengthen_whole: false,
             eager_cells: EAGER_CELLS,
+            inprocessing: true,
             memory_ceiling: crate::cancel::default_allowance(),
         }
     }

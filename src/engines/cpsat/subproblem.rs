@@ -102,6 +102,10 @@ pub(super) struct Shared<'a> {
     /// The slices of split subproblems, learned from their solves.
     pub(super) slices: Mutex<Slices>,
     pub(super) stopping: AtomicBool,
+    /// The run holds every solution (the whole model's solve beside its
+    /// parts completed): the solves still running are stopped and left,
+    /// not waited for.
+    pub(super) covered: AtomicBool,
     /// Stops the whole model's solve beside its parts (policy.rs,
     /// `keep_whole`).
     pub(super) whole_stop: AtomicBool,
@@ -140,12 +144,14 @@ impl Probing {
 
 /// The parameters of one subproblem's solve: one worker, every solution
 /// into a pool of `pool`, the run's time left as wall time and the slice
-/// as deterministic time, probing as `probing` says.
+/// as deterministic time, probing as `probing` says, SAT inprocessing
+/// only if `inprocessing`.
 fn params(
     pool: usize,
     remaining: Option<Duration>,
     slice: Option<Duration>,
     probing: Probing,
+    inprocessing: bool,
 ) -> SatParameters {
     let long = match probing {
         Probing::Long(d) => Some(d.as_secs_f64()),
@@ -165,6 +171,7 @@ fn params(
         cp_model_probing_level: (probing == Probing::Off).then_some(0),
         probing_deterministic_time_limit: long,
         inprocessing_probing_dtime: long,
+        use_sat_inprocessing: (!inprocessing).then_some(false),
         ..Default::default()
     }
 }
@@ -174,6 +181,14 @@ impl Shared<'_> {
     /// its poll) and keep new ones from starting.
     pub(super) fn stop_all(&self) {
         self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    /// Every solution is in hand: stop every running solve and leave it
+    /// (its answer would add nothing; the run need not wait for a presolve
+    /// that does not look at the stop flag).
+    pub(super) fn stop_covered(&self) {
+        self.covered.store(true, Ordering::SeqCst);
+        self.stop_all();
     }
 
     /// The solution pool of a subproblem: cut to what the searches of its
@@ -264,7 +279,10 @@ impl Shared<'_> {
         // Depth 0: no cell fixed, no range, the whole model.
         let rich = depth > 0 && self.slices.lock().unwrap().rich(depth);
         let probing = Probing::for_job(self.limits.whole_probing, depth == 0, rich);
-        let params = params(pool, remaining, slice, probing);
+        // CP-SAT's SAT inprocessing pays off only in the whole model's
+        // search, and only in some encodings ([`Limits::inprocessing`]).
+        let inprocessing = depth == 0 && self.limits.inprocessing;
+        let params = params(pool, remaining, slice, probing, inprocessing);
         if self.stopping.load(Ordering::SeqCst) {
             return skipped(job);
         }
@@ -275,7 +293,8 @@ impl Shared<'_> {
             self.stopping.load(Ordering::SeqCst)
                 || (beside && self.whole_stop.load(Ordering::SeqCst))
         };
-        let waited = pending.wait(stop, || watch.check());
+        let leave = || self.covered.load(Ordering::SeqCst);
+        let waited = pending.wait_unless(stop, leave, || watch.check());
         let mut response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
@@ -357,18 +376,27 @@ mod tests {
 
     #[test]
     fn probing_becomes_cp_sat_s_parameters() {
-        let p = params(64, None, None, Probing::Long(Duration::from_secs(10)));
+        let p = params(64, None, None, Probing::Long(Duration::from_secs(10)), true);
         assert_eq!(p.probing_deterministic_time_limit, Some(10.0));
         assert_eq!(p.inprocessing_probing_dtime, Some(10.0));
         assert_eq!(p.cp_model_probing_level, None);
-        let p = params(64, None, None, Probing::Off);
+        let p = params(64, None, None, Probing::Off, false);
         assert_eq!(p.cp_model_probing_level, Some(0));
         assert_eq!(p.probing_deterministic_time_limit, None);
-        let p = params(64, None, Some(Duration::from_secs(2)), Probing::Default);
+        let p = params(
+            64,
+            None,
+            Some(Duration::from_secs(2)),
+            Probing::Default,
+            true,
+        );
         assert_eq!(
             (p.cp_model_probing_level, p.inprocessing_probing_dtime),
             (None, None)
         );
         assert_eq!(p.max_deterministic_time, Some(2.0));
+        assert_eq!(p.use_sat_inprocessing, None);
+        let p = params(64, None, None, Probing::Off, false);
+        assert_eq!(p.use_sat_inprocessing, Some(false));
     }
 }
