@@ -429,6 +429,8 @@ fn a_memory_limit_holds_on_a_16x16_in_every_command_and_engine() {
     if common::has_cpsat() {
         cases.extend([
             vec!["solve", p, "--count", "--solver", "cp-sat"],
+            vec!["solve", p, "--limit", "1", "--solver", "cp-sat"],
+            vec!["solve", p, "--limit", "1", "--solver", "auto"],
             vec!["compare", p],
             vec!["symmetry-report", p],
             vec![
