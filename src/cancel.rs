@@ -203,7 +203,7 @@ impl Cancel {
 
     /// Whether the process is past this cancel's memory ceiling (false
     /// without one), whatever the token and the deadline say.
-    pub fn past_ceiling(&self) -> bool {
+    pub(crate) fn past_ceiling(&self) -> bool {
         self.ceiling.as_ref().is_some_and(|c| c.passed())
     }
 }
@@ -216,13 +216,13 @@ impl Cancel {
 static ABANDONED: AtomicUsize = AtomicUsize::new(0);
 
 /// Count one piece of work its run has stopped waiting for.
-pub fn count_abandoned() {
+pub(crate) fn count_abandoned() {
     ABANDONED.fetch_add(1, Ordering::SeqCst);
 }
 
 /// Take back the count of one piece of abandoned work: it has returned
 /// and given its memory back.
-pub fn uncount_abandoned() {
+pub(crate) fn uncount_abandoned() {
     ABANDONED.fetch_sub(1, Ordering::SeqCst);
 }
 
@@ -234,7 +234,7 @@ const SETTLE_POLL: Duration = Duration::from_millis(10);
 /// before it reads the memory its ceiling counts from, so a run never
 /// counts an earlier run's leftovers as its own, and the two never hold
 /// their memory at once.
-pub fn settle(give_up: impl Fn() -> bool) -> bool {
+pub(crate) fn settle(give_up: impl Fn() -> bool) -> bool {
     while ABANDONED.load(Ordering::SeqCst) > 0 {
         if give_up() {
             return false;
@@ -260,7 +260,7 @@ const LEAST_ALLOWANCE: u64 = 256_000_000;
 /// machine is shared with the rest of the process and other programs: on
 /// a small machine the run stops cleanly as `memory_limit` before the
 /// kernel kills it, on a large one it can use most of what is free.
-pub fn default_allowance() -> u64 {
+pub(crate) fn default_allowance() -> u64 {
     default_for(available_bytes())
 }
 
@@ -284,7 +284,7 @@ fn available_bytes() -> Option<u64> {
 /// cannot be read, the allowance alone (the ceiling is then never looked
 /// at: every check needs the same reading). An allowance of 0 gives 0:
 /// every look finds the run past it.
-pub fn run_ceiling(allowance: u64) -> u64 {
+pub(crate) fn run_ceiling(allowance: u64) -> u64 {
     if allowance == 0 {
         return 0;
     }
