@@ -74,11 +74,11 @@ impl EngineKind for Kind {
         (!args.encodings.is_empty()).then_some("--encoding")
     }
 
-    fn build(args: &SatArgs, build: &Build) -> Result<Vec<Built>, SolveError> {
+    fn build(args: &SatArgs, _: &Build) -> Result<Vec<Built>, SolveError> {
         Ok(args
             .solvers()
             .into_iter()
-            .map(|s| Box::new(s.with_memory_limit(build.memory_limit)) as Built)
+            .map(|s| Box::new(s) as Built)
             .collect())
     }
 

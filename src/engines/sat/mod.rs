@@ -114,31 +114,15 @@ impl std::str::FromStr for Encoding {
     }
 }
 
-/// The SAT engine, its encoding and its memory allowance.
+/// The SAT engine and its encoding.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sat {
     pub encoding: Encoding,
-    /// What a run may add to its process, in bytes (`--memory-limit`);
-    /// None: half the memory available when it starts
-    /// ([`crate::cancel::default_allowance`]).
-    memory_limit: Option<u64>,
 }
 
 impl Sat {
     pub fn new(encoding: Encoding) -> Sat {
-        Sat {
-            encoding,
-            memory_limit: None,
-        }
-    }
-
-    /// The same engine with another memory allowance; `None` keeps the
-    /// default.
-    pub fn with_memory_limit(self, bytes: Option<u64>) -> Sat {
-        Sat {
-            memory_limit: bytes.or(self.memory_limit),
-            ..self
-        }
+        Sat { encoding }
     }
 }
 
@@ -206,11 +190,12 @@ pub fn dimacs(
 }
 
 impl Sat {
-    /// The run's cancel with its memory ceiling, and the allowance in MB.
-    /// The clauses, CaDiCaL's copy of them and what it learns all grow the
-    /// process: every phase stops at the ceiling.
-    fn watched(&self, cancel: &Cancel) -> (Cancel, Option<u64>) {
-        let allowance = self
+    /// The run's cancel with its memory ceiling (`options.memory_limit`,
+    /// the run's), and the allowance in MB. The clauses, CaDiCaL's copy of
+    /// them and what it learns all grow the process: every phase stops at
+    /// the ceiling.
+    fn watched(cancel: &Cancel, options: &SolveOptions) -> (Cancel, Option<u64>) {
+        let allowance = options
             .memory_limit
             .unwrap_or_else(crate::cancel::default_allowance);
         let ceiling = crate::cancel::run_ceiling(allowance);
@@ -259,7 +244,7 @@ impl Solver for Sat {
         callback: &mut dyn SolutionCallback,
     ) -> Result<SolverRun, SolveError> {
         let start = Instant::now();
-        let (watched, memory_limit_mb) = self.watched(cancel);
+        let (watched, memory_limit_mb) = Sat::watched(cancel, options);
         let cancel = &watched;
         let kinds = kinds(puzzle, &options.symmetry, options.units.is_some());
         let (searched, stands) =
