@@ -223,7 +223,7 @@ impl Books {
                 Ended::Complete if r.pooled < r.pool && self.stop_reason.is_none() => {
                     self.covered = true;
                     self.queue.clear();
-                    shared.stop_covered();
+                    shared.stop_all();
                 }
                 Ended::Invalid(m) => {
                     self.invalid.get_or_insert_with(|| m.clone());

@@ -76,7 +76,6 @@ pub(crate) fn enumerate(
         limits,
         slices: Mutex::new(slices),
         stopping: AtomicBool::new(false),
-        covered: AtomicBool::new(false),
         whole_stop: AtomicBool::new(false),
         deadline: run.cancel.deadline(),
     };

@@ -132,19 +132,6 @@ impl Pending {
     /// however long it takes (its memory is back when it returns), unless
     /// `stop()` says so too.
     pub(crate) fn wait(self, stop: impl Fn() -> bool, yield_now: impl Fn() -> bool) -> Waited {
-        self.wait_unless(stop, || false, yield_now)
-    }
-
-    /// [`Pending::wait`], except that once `leave()` says so (nothing the
-    /// solve could answer is needed any more) it is asked to stop and left
-    /// at once: [`Waited::GaveUp`], its end and its memory left to
-    /// [`crate::cancel::settle`].
-    pub(crate) fn wait_unless(
-        self,
-        stop: impl Fn() -> bool,
-        leave: impl Fn() -> bool,
-        yield_now: impl Fn() -> bool,
-    ) -> Waited {
         let mut asked: Option<Instant> = None;
         let mut yielding = false;
         loop {
@@ -162,10 +149,6 @@ impl Pending {
                     return Waited::Returned(Err(RuntimeError::Lost));
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-            }
-            if leave() {
-                (self.stop)();
-                return Waited::GaveUp;
             }
             match asked {
                 None if stop() => {
@@ -263,21 +246,6 @@ mod tests {
         let (release, released) = mpsc::channel();
         let pending = blocked(released);
         assert!(matches!(pending.wait(|| true, || false), Waited::GaveUp));
-        assert!(!settled_within(Duration::from_millis(50)));
-        release.send(()).unwrap();
-        assert!(settled_within(Duration::from_secs(120)));
-    }
-
-    #[test]
-    fn a_solve_no_longer_needed_is_left_at_once_and_still_settled() {
-        let (release, released) = mpsc::channel();
-        let pending = blocked(released);
-        // Not stopped, never returning by itself: only leaving ends the
-        // wait, and the solve then holds other runs until it ends.
-        assert!(matches!(
-            pending.wait_unless(|| false, || true, || false),
-            Waited::GaveUp
-        ));
         assert!(!settled_within(Duration::from_millis(50)));
         release.send(()).unwrap();
         assert!(settled_within(Duration::from_secs(120)));

@@ -102,10 +102,6 @@ pub(super) struct Shared<'a> {
     /// The slices of split subproblems, learned from their solves.
     pub(super) slices: Mutex<Slices>,
     pub(super) stopping: AtomicBool,
-    /// The run holds every solution (the whole model's solve beside its
-    /// parts completed): the solves still running are stopped and left,
-    /// not waited for.
-    pub(super) covered: AtomicBool,
     /// Stops the whole model's solve beside its parts (policy.rs,
     /// `keep_whole`).
     pub(super) whole_stop: AtomicBool,
@@ -181,14 +177,6 @@ impl Shared<'_> {
     /// its poll) and keep new ones from starting.
     pub(super) fn stop_all(&self) {
         self.stopping.store(true, Ordering::SeqCst);
-    }
-
-    /// Every solution is in hand: stop every running solve and leave it
-    /// (its answer would add nothing; the run need not wait for a presolve
-    /// that does not look at the stop flag).
-    pub(super) fn stop_covered(&self) {
-        self.covered.store(true, Ordering::SeqCst);
-        self.stop_all();
     }
 
     /// The solution pool of a subproblem: cut to what the searches of its
@@ -293,8 +281,7 @@ impl Shared<'_> {
             self.stopping.load(Ordering::SeqCst)
                 || (beside && self.whole_stop.load(Ordering::SeqCst))
         };
-        let leave = || self.covered.load(Ordering::SeqCst);
-        let waited = pending.wait_unless(stop, leave, || watch.check());
+        let waited = pending.wait(stop, || watch.check());
         let mut response = match waited {
             Waited::Returned(Ok(r)) => r,
             Waited::Returned(Err(e)) => {
