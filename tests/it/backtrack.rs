@@ -216,15 +216,7 @@ fn row_order_lists_count_the_reference_nodes_on_any_thread_count() {
 #[test]
 fn a_row_order_time_limit_stops_the_lists() {
     // A planted 7x7 in row order over the full tree takes over a second.
-    let dir = tempfile::tempdir().unwrap();
-    cmd()
-        .args([
-            "generate", "--size", "7", "--motifs", "14", "--seed", "1", "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let p = dir.path().join("7x7-m14-s1-0001.yaml");
+    let (_dir, p) = common::generated(7, 14, 1);
     for threads in ["1", "2"] {
         let out = cmd()
             .arg("solve")

@@ -489,13 +489,5 @@ fn with_peak_mb(args: &[&str]) -> (std::process::Output, f64) {
 /// A generated 16x16 board (20 motifs, seed 3) in a folder of its own,
 /// kept while the folder is.
 fn generated_16x16() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    cmd()
-        .args(["generate", "--size", "16", "--motifs", "20", "--seed", "3"])
-        .arg("--out")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let p = dir.path().join("16x16-m20-s3-0001.yaml");
-    (dir, p)
+    common::generated(16, 20, 3)
 }

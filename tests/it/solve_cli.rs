@@ -309,15 +309,7 @@ fn a_memory_limit_below_the_run_stops_the_sat_engine_and_what_is_kept() {
     // passes it with its clauses, the backtracker with the solutions it
     // keeps to list them.
     let all = common::e2("8x8-a.txt");
-    let dir = tempfile::tempdir().unwrap();
-    cmd()
-        .args([
-            "generate", "--size", "4", "--motifs", "1", "--seed", "1", "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let identical = dir.path().join("4x4-m1-s1-0001.yaml");
+    let (_dir, identical) = common::generated(4, 1, 1);
     let cases = [
         (all.to_str().unwrap(), &["--solver", "sat", "--all"][..]),
         (

@@ -247,3 +247,20 @@ fn wait_for_sigint_handler(pid: u32) {
         }
     }
 }
+
+/// `scramble generate --size N --motifs M --seed S` into a folder of its
+/// own: the folder (kept while it lives) and the first puzzle's path.
+pub fn generated(size: u32, motifs: u32, seed: u32) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .arg("generate")
+        .args(["--size", &size.to_string(), "--motifs", &motifs.to_string()])
+        .args(["--seed", &seed.to_string(), "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let p = dir
+        .path()
+        .join(format!("{size}x{size}-m{motifs}-s{seed}-0001.yaml"));
+    (dir, p)
+}
