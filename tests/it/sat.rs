@@ -216,6 +216,35 @@ fn an_encoding_given_to_another_engine_is_refused() {
         .stderr(predicate::str::contains("colour-sequential"));
 }
 
+/// A CNF past the variables CaDiCaL can take on and still stop on time
+/// is refused before CaDiCaL sees a clause: exit 2, the file named, what
+/// to use instead; a 24x24 (4,062,192 variables) is still searched.
+#[test]
+fn a_cnf_past_the_variable_limit_is_refused_up_front() {
+    let (_dir, big) = common::generated(28, 20, 3);
+    for extra in [&[][..], &["--limit", "1"][..]] {
+        cmd()
+            .args(["solve", big.to_str().unwrap(), "--solver", "sat"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(big.to_str().unwrap()))
+            .stderr(predicate::str::contains(
+                "more than the limit of 4194304 variables",
+            ))
+            .stderr(predicate::str::contains("--solver backtrack"));
+    }
+    let (_dir, under) = common::generated(24, 20, 3);
+    let out = cmd()
+        .args(["solve", under.to_str().unwrap(), "--solver", "sat"])
+        .args(["--time-limit", "0.5", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stopped_by"], "time_limit", "{report}");
+}
+
 #[test]
 fn the_model_command_writes_the_cnf_cadical_reads() {
     let out = cmd()

@@ -46,6 +46,8 @@ pub(crate) struct Cnf {
     pub(super) pieces: Vec<Piece>,
     /// The colour variables: (first variable, join, label) in order.
     pub(super) colours: Vec<(i32, String, Edge)>,
+    /// The most variables the CNF may have (none: no bound).
+    max_vars: Option<i32>,
 }
 
 impl Cnf {
@@ -55,6 +57,12 @@ impl Cnf {
     }
 
     fn clause(&mut self, lits: &[i32]) -> Result<(), SolveError> {
+        if let Some(most) = self.max_vars.filter(|&most| self.vars > most) {
+            return Err(SolveError::TooLarge(format!(
+                "the clauses would have more than the limit of {most} variables (CaDiCaL \
+                 grows its tables for them in steps no stop interrupts)"
+            )));
+        }
         if self.literals.len() + lits.len() > MAX_LITERALS {
             return Err(SolveError::TooLarge(format!(
                 "the clauses pass {MAX_LITERALS} literals"
@@ -146,10 +154,12 @@ pub(crate) fn build(
     encoding: Encoding,
     symmetry: &Symmetry,
     kinds: bool,
+    max_vars: Option<i32>,
     cancel: &Cancel,
 ) -> Result<Cnf, SolveError> {
     let mut cnf = Cnf {
         pieces: pieces(puzzle, kinds),
+        max_vars,
         ..Cnf::default()
     };
     let mut by_piece: Vec<Vec<i32>> = vec![Vec::new(); cnf.pieces.len()];

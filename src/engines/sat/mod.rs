@@ -26,6 +26,17 @@ use crate::symmetry::{Symmetry, canonical, picture_turn_representative, turn_rep
 
 use search::{Effort, Event, Worker};
 
+/// The most variables a CNF handed to CaDiCaL may have. CaDiCaL doubles
+/// its per-variable tables as the clauses name new variables, one step no
+/// stop interrupts; each of the run's workers does so at once. On this
+/// 2-core machine the step from 4 to 8 million variables (a generated
+/// 28x28) took up to 1.4 s past a time limit, that to 16 million (32x32)
+/// 1.2 s, while a 24x24's 4,062,192 variables stopped within 0.25 s
+/// (docs/reliability.md). A CNF past this is refused as its clauses pass
+/// it, before CaDiCaL sees any, as CP-SAT refuses models past its own
+/// size limit.
+const MAX_SOLVER_VARIABLES: i32 = 1 << 22;
+
 /// How the joins are matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Matching {
@@ -180,6 +191,7 @@ pub fn dimacs(
         encoding,
         &searched,
         kinds,
+        None,
         &crate::cancel::Cancel::never(),
     )
     .map_err(|e| match e {
@@ -211,7 +223,14 @@ impl Sat {
         kinds: bool,
         cancel: &Cancel,
     ) -> Result<Result<cnf::Cnf, SolverRun>, SolveError> {
-        match cnf::build(puzzle, self.encoding, searched, kinds, cancel) {
+        match cnf::build(
+            puzzle,
+            self.encoding,
+            searched,
+            kinds,
+            Some(MAX_SOLVER_VARIABLES),
+            cancel,
+        ) {
             Err(SolveError::Model(
                 e @ (BuildError::Interrupted
                 | BuildError::TimeLimit
