@@ -47,7 +47,7 @@ pub(crate) struct Cnf {
     /// The colour variables: (first variable, join, label) in order.
     pub(super) colours: Vec<(i32, String, Edge)>,
     /// The most variables the CNF may have (none: no bound).
-    max_vars: Option<i32>,
+    pub(super) max_vars: Option<i32>,
 }
 
 impl Cnf {
